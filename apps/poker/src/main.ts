@@ -1,0 +1,1 @@
+import { ErrorCode } from "#event-sourcing"; console.log(ErrorCode.NOT_FOUND);

@@ -1,0 +1,20 @@
+/** The one error model of the framework (DESIGN.md section 10). */
+export enum ErrorCode {
+  INVALID_ARGUMENT = 'INVALID_ARGUMENT',
+  NOT_FOUND = 'NOT_FOUND',
+  FAILED_PRECONDITION = 'FAILED_PRECONDITION',
+  SEQUENCE_MISMATCH = 'SEQUENCE_MISMATCH',
+  ABORTED = 'ABORTED',
+  SYNC_TIMEOUT = 'SYNC_TIMEOUT',
+  UNAVAILABLE = 'UNAVAILABLE',
+}
+
+export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
+  [ErrorCode.INVALID_ARGUMENT]: 400,
+  [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.FAILED_PRECONDITION]: 409,
+  [ErrorCode.SEQUENCE_MISMATCH]: 412,
+  [ErrorCode.ABORTED]: 409,
+  [ErrorCode.SYNC_TIMEOUT]: 504,
+  [ErrorCode.UNAVAILABLE]: 503,
+};

@@ -1,0 +1,64 @@
+import { ErrorCode } from './error-code.js';
+
+/**
+ * Base of every error the framework raises on purpose. `details` travel to the HTTP body
+ * next to `code` and `message`, so they must be plain JSON.
+ */
+export class EventSourcingError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidArgumentError extends EventSourcingError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(ErrorCode.INVALID_ARGUMENT, message, details);
+  }
+}
+
+export class NotFoundError extends EventSourcingError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(ErrorCode.NOT_FOUND, message, details);
+  }
+}
+
+/** Thrown by command handlers when a business rule refuses the command. */
+export class FailedPreconditionError extends EventSourcingError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(ErrorCode.FAILED_PRECONDITION, message, details);
+  }
+}
+
+export class SequenceMismatchError extends EventSourcingError {
+  constructor(
+    message: string,
+    readonly expectedSequence: number,
+    readonly actualSequence: number,
+    details: Record<string, unknown> = {},
+  ) {
+    super(ErrorCode.SEQUENCE_MISMATCH, message, { expectedSequence, actualSequence, ...details });
+  }
+}
+
+export class AbortedError extends EventSourcingError {
+  constructor(message: string, readonly deadLetterId: string) {
+    super(ErrorCode.ABORTED, message, { deadLetterId });
+  }
+}
+
+export class SyncTimeoutError extends EventSourcingError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(ErrorCode.SYNC_TIMEOUT, message, details);
+  }
+}
+
+export class UnavailableError extends EventSourcingError {
+  constructor(message: string) {
+    super(ErrorCode.UNAVAILABLE, message);
+  }
+}

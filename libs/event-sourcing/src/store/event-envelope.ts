@@ -1,0 +1,40 @@
+/** Metadata stamped on every stored event (DESIGN.md section 3). */
+export interface EventMetadata {
+  eventId: string;
+  commandId: string | null;
+  correlationId: string;
+  causationId: string | null;
+  /** Facts only: the id the outside world gave this happening; the store de-duplicates on it. */
+  externalId?: string;
+  [key: string]: unknown;
+}
+
+/** An event on its way into the store. */
+export interface NewEvent {
+  type: string;
+  payload: unknown;
+  /** 1 until the event's shape changes (room for upcasters). */
+  schemaVersion?: number;
+  metadata: EventMetadata;
+  occurredAt?: Date;
+}
+
+/** An event as the store holds it. */
+export interface StoredEvent<P = unknown> {
+  /** Store-wide, only grows; may have gaps. */
+  position: number;
+  aggregateType: string;
+  aggregateId: string;
+  /** Per aggregate: 1, 2, 3 ... without gaps. */
+  sequence: number;
+  type: string;
+  schemaVersion: number;
+  payload: P;
+  metadata: EventMetadata;
+  occurredAt: Date;
+}
+
+export interface StreamId {
+  aggregateType: string;
+  aggregateId: string;
+}

@@ -1,0 +1,77 @@
+import type { NewEvent, StoredEvent, StreamId } from './event-envelope.js';
+
+export interface AppendRequest {
+  stream: StreamId;
+  /** The stream's sequence the events were decided on (0 = new stream). */
+  expectedSequence: number;
+  events: NewEvent[];
+  /** Recorded with the events in one transaction; a repeat of it is refused with DuplicateCommandError. */
+  commandId?: string;
+}
+
+export interface AppendResult {
+  stream: StreamId;
+  /** The stream's sequence after the append. */
+  sequence: number;
+  events: StoredEvent[];
+}
+
+/** What a command with a given id appended, for idempotent retries. */
+export interface CommandRecord {
+  commandId: string;
+  stream: StreamId;
+  /** Sequence of the stream right after the command (= before it when it appended nothing). */
+  sequence: number;
+  events: StoredEvent[];
+}
+
+export interface ReadStreamOptions {
+  /** Events with sequence > afterSequence (default 0). */
+  afterSequence?: number;
+  /** Events with sequence <= toSequence (default: all). */
+  toSequence?: number;
+}
+
+export interface ReadAllOptions {
+  /** Events with position > afterPosition (default 0). */
+  afterPosition?: number;
+  /** At most this many events (default 1000). */
+  limit?: number;
+}
+
+/**
+ * The event store port. The runtime talks to nothing else; TypeORM over SQLite and
+ * PostgreSQL is one adapter (`store/typeorm`), held to `event-store.contract.ts`.
+ */
+export interface EventStore {
+  /**
+   * Appends atomically: all events or none. Fails with `ConcurrencyError` (writing nothing)
+   * when the stream is not at `expectedSequence`, and with `DuplicateCommandError` when
+   * `commandId` was recorded for this stream before.
+   */
+  append(request: AppendRequest): Promise<AppendResult>;
+
+  /** One aggregate's events in sequence order. */
+  readStream(stream: StreamId, options?: ReadStreamOptions): Promise<StoredEvent[]>;
+
+  /** The stream's current sequence (0 when it has no events). */
+  streamSequence(stream: StreamId): Promise<number>;
+
+  /**
+   * Everything after a position, in position order. Never skips an event that a concurrent
+   * transaction commits later with a smaller position: such events are held back until
+   * every earlier transaction has finished.
+   */
+  readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
+
+  /** The highest position a reader of `readAll` may see now (0 when empty). */
+  headPosition(): Promise<number>;
+
+  /** What a command id appended on a stream, or null if it was never recorded. */
+  findCommand(stream: StreamId, commandId: string): Promise<CommandRecord | null>;
+
+  /** Facts: the stored event with this external id on the stream, if any. */
+  findByExternalId(stream: StreamId, externalId: string): Promise<StoredEvent | null>;
+}
+
+export const EVENT_STORE = Symbol('EVENT_STORE');

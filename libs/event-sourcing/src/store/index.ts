@@ -1,0 +1,4 @@
+export * from './event-envelope.js';
+export * from './event-store.js';
+export * from './snapshot-store.js';
+export * from './store-errors.js';

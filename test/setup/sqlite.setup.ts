@@ -1,0 +1,1 @@
+process.env.ES_TEST_DB = 'sqlite';
