@@ -1,1 +1,18 @@
-import { ErrorCode } from "#event-sourcing"; console.log(ErrorCode.NOT_FOUND);
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { loadPokerConfig, redactUrl } from './poker-config.js';
+import { PokerModule } from './poker.module.js';
+
+async function bootstrap(): Promise<void> {
+  const config = loadPokerConfig();
+  const app = await NestFactory.create(PokerModule.forRoot({ store: config.store }));
+  app.enableShutdownHooks();
+  await app.listen(config.port);
+  Logger.log(`poker listening on http://localhost:${config.port} with DATABASE_URL=${redactUrl(config.databaseUrl)}`, 'Poker');
+}
+
+bootstrap().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

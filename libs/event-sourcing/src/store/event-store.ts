@@ -41,13 +41,14 @@ export interface ReadAllOptions {
 
 /**
  * The event store port. The runtime talks to nothing else; TypeORM over SQLite and
- * PostgreSQL is one adapter (`store/typeorm`), held to `event-store.contract.ts`.
+ * PostgreSQL is one adapter (`store/typeorm`), held to `event-store.contract.spec.ts`.
  */
 export interface EventStore {
   /**
    * Appends atomically: all events or none. Fails with `ConcurrencyError` (writing nothing)
    * when the stream is not at `expectedSequence`, and with `DuplicateCommandError` when
-   * `commandId` was recorded for this stream before.
+   * `commandId` was recorded for this stream before, and with `DuplicateExternalIdError` when an
+   * event's `metadata.externalId` is already on the stream.
    */
   append(request: AppendRequest): Promise<AppendResult>;
 

@@ -10,7 +10,7 @@ export interface Snapshot<S = unknown> {
   takenAt: Date;
 }
 
-/** The snapshot store port; TypeORM is one adapter, held to `snapshot-store.contract.ts`. */
+/** The snapshot store port; TypeORM is one adapter, held to `snapshot-store.contract.spec.ts`. */
 export interface SnapshotStore {
   /** Saves (replacing one at the same sequence) and keeps only the newest `retain` of the stream. */
   save(snapshot: Snapshot, retain: number): Promise<void>;

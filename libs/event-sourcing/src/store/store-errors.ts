@@ -24,3 +24,14 @@ export class DuplicateCommandError extends Error {
     this.name = 'DuplicateCommandError';
   }
 }
+
+/** A fact with this external id is already on the stream; nothing was appended. */
+export class DuplicateExternalIdError extends Error {
+  constructor(
+    readonly stream: StreamId,
+    readonly externalId: string,
+  ) {
+    super(`an event with external id ${externalId} is already on ${stream.aggregateType}/${stream.aggregateId}`);
+    this.name = 'DuplicateExternalIdError';
+  }
+}

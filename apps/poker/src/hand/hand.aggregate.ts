@@ -1,0 +1,345 @@
+import { Aggregate, Apply, type CommandContext, CommandHandler, FailedPreconditionError, InvalidArgumentError, MergeStrategy } from '#event-sourcing';
+import { bestHandFor, blindPositions, HOLE_CARDS, randomSeed, shuffledDeck, type Variant } from '../cards/index.js';
+import { applyAction, applyBlind, applyCommunityCards, applyDraw, findPlayer, stillIn, type Turn, turnAfter } from './betting.js';
+import { AwardPot, type BettingAction, DealCards, DealCommunityCards, PlayerAction, PostBlind, RequestDraw, RevealCards } from './hand.commands.js';
+import {
+  ActionTaken,
+  BettingRoundComplete,
+  BlindPosted,
+  CardsDealt,
+  CardsMucked,
+  CardsRevealed,
+  CommunityCardsDealt,
+  type DealtHand,
+  DrawCompleted,
+  HandComplete,
+  PotAwarded,
+} from './hand.events.js';
+import { type HandPlayerState, type HandState, initialHandState, type Phase } from './hand.state.js';
+
+/** Hold'em and Omaha streets: the phase a closed round leads to, and how many cards it deals. */
+const STREETS: Partial<Record<Phase, { phase: Phase; count: number }>> = {
+  PREFLOP: { phase: 'FLOP', count: 3 },
+  FLOP: { phase: 'TURN', count: 1 },
+  TURN: { phase: 'RIVER', count: 1 },
+};
+
+/**
+ * One hand of poker, driven by commands from the hand-flow process manager. STRICT: action
+ * order matters, so a command decided on a stale sequence is refused rather than merged.
+ *
+ * How the phase moves: CardsDealt opens PREFLOP (blinds first). When a betting round closes
+ * (BettingRoundComplete), the hand goes to SHOWDOWN if one player is left or the round was the
+ * last one (RIVER; Five Card Draw's round after the DRAW); Five Card Draw goes from PREFLOP to DRAW,
+ * where everyone still in draws once and the last draw opens the final round, still in phase DRAW;
+ * otherwise it waits for DealCommunityCards. A street dealt while fewer than two players can
+ * still bet closes its round at once, so all-in hands run out the board street by street and
+ * reach SHOWDOWN the same way. AwardPot then completes the hand.
+ */
+@Aggregate('hand', { mergeStrategy: MergeStrategy.STRICT })
+export class HandAggregate {
+  initialState(): HandState {
+    return initialHandState();
+  }
+
+  @CommandHandler(DealCards, { emits: [CardsDealt] })
+  deal(command: DealCards, state: HandState): CardsDealt {
+    if (state.status !== 'not_dealt') throw new FailedPreconditionError(`the hand is already dealt (hand ${state.handNumber} of table ${state.tableId})`);
+    return dealCards(command);
+  }
+
+  @CommandHandler(PostBlind, { emits: [BlindPosted, BettingRoundComplete] })
+  postBlind(command: PostBlind, state: HandState): (BlindPosted | BettingRoundComplete)[] {
+    requireDealt(state);
+    if (state.status !== 'posting_blinds') throw new FailedPreconditionError(`blinds are posted right after dealing; the hand is ${where(state)}`);
+    const player = requirePlayer(state, command.playerId);
+    const blinds = blindPositions(state.players, state.dealerPosition);
+    const small = command.blindType === 'small';
+    if (small && state.smallBlindPosted) throw new FailedPreconditionError('the small blind is already posted');
+    if (!small && !state.smallBlindPosted) throw new FailedPreconditionError('the small blind must be posted before the big blind');
+    const seat = small ? blinds.small : blinds.big;
+    if (player.position !== seat) {
+      throw new FailedPreconditionError(`${player.playerId} at seat ${player.position} is not the ${command.blindType} blind: seat ${seat} is`);
+    }
+    const amount = Math.min(command.amount, player.stack);
+    const blind = { playerId: player.playerId, blindType: command.blindType, amount, playerStack: player.stack - amount, potTotal: state.pot + amount };
+    const next = structuredClone(state);
+    applyBlind(next, blind);
+    const turn: Turn = small ? { actionOn: null, amountToCall: 0, closed: false } : turnAfter(next, blinds.big);
+    const posted = new BlindPosted(blind.playerId, blind.blindType, amount, blind.playerStack, blind.potTotal, turn.actionOn, turn.amountToCall);
+    return turn.closed ? [posted, new BettingRoundComplete(state.phase)] : [posted];
+  }
+
+  @CommandHandler(PlayerAction, { emits: [ActionTaken, BettingRoundComplete] })
+  act(command: PlayerAction, state: HandState): (ActionTaken | BettingRoundComplete)[] {
+    requireDealt(state);
+    if (state.status !== 'betting') throw new FailedPreconditionError(`no betting round is open; the hand is ${where(state)}`);
+    const player = requireActive(state, command.playerId);
+    if (state.actionOn !== player.playerId) throw new FailedPreconditionError(`it is ${state.actionOn}'s turn, not ${player.playerId}'s`);
+    const chips = chipsFor(command, player, state);
+    const action: BettingAction = chips > 0 && chips === player.stack ? 'ALL_IN' : command.action;
+    const move = { playerId: player.playerId, action, amount: chips, playerStack: player.stack - chips, potTotal: state.pot + chips };
+    const next = structuredClone(state);
+    applyAction(next, move);
+    const turn = turnAfter(next, player.position);
+    const taken = new ActionTaken(move.playerId, action, chips, move.playerStack, move.potTotal, turn.amountToCall, turn.actionOn);
+    return turn.closed ? [taken, new BettingRoundComplete(state.phase)] : [taken];
+  }
+
+  @CommandHandler(DealCommunityCards, { emits: [CommunityCardsDealt, BettingRoundComplete] })
+  dealCommunity(command: DealCommunityCards, state: HandState): (CommunityCardsDealt | BettingRoundComplete)[] {
+    requireDealt(state);
+    if (state.variant === 'FIVE_CARD_DRAW') throw new InvalidArgumentError('community cards are not dealt in FIVE_CARD_DRAW');
+    const street = STREETS[state.phase];
+    if (!street || state.status !== 'round_closed') {
+      throw new FailedPreconditionError(`community cards are dealt once a betting round before the river has closed; the hand is ${where(state)}`);
+    }
+    if (command.count !== street.count) throw new InvalidArgumentError(`the ${street.phase} is ${street.count} card(s), got ${command.count}`);
+    const cards = state.deck.slice(0, street.count);
+    const next = structuredClone(state);
+    applyCommunityCards(next, cards, street.phase);
+    const turn = turnAfter(next, state.dealerPosition);
+    const dealt = new CommunityCardsDealt(cards, street.phase, next.communityCards, turn.actionOn);
+    return turn.closed ? [dealt, new BettingRoundComplete(street.phase)] : [dealt];
+  }
+
+  @CommandHandler(RequestDraw, { emits: [DrawCompleted, BettingRoundComplete] })
+  draw(command: RequestDraw, state: HandState): (DrawCompleted | BettingRoundComplete)[] {
+    requireDealt(state);
+    if (state.variant !== 'FIVE_CARD_DRAW') throw new InvalidArgumentError(`drawing is only in FIVE_CARD_DRAW; this hand is ${state.variant}`);
+    if (state.status !== 'drawing') throw new FailedPreconditionError(`cards are drawn in the DRAW phase before its betting; the hand is ${where(state)}`);
+    const player = requirePlayer(state, command.playerId);
+    if (player.folded) throw new FailedPreconditionError(`${player.playerId} has folded`);
+    if (player.hasDrawn) throw new FailedPreconditionError(`${player.playerId} has already drawn`);
+    const count = command.discardIndices.length;
+    if (count > state.deck.length) throw new FailedPreconditionError(`only ${state.deck.length} cards are left in the deck, ${count} requested`);
+    const discarded = command.discardIndices.map((index) => player.holeCards[index]);
+    const drawn = state.deck.slice(0, count);
+    const next = structuredClone(state);
+    applyDraw(next, player.playerId, discarded, drawn);
+    const lastDraw = next.status === 'betting';
+    const turn: Turn = lastDraw ? turnAfter(next, state.dealerPosition) : { actionOn: null, amountToCall: 0, closed: false };
+    const completed = new DrawCompleted(player.playerId, discarded, drawn, turn.actionOn);
+    return turn.closed ? [completed, new BettingRoundComplete('DRAW')] : [completed];
+  }
+
+  @CommandHandler(RevealCards, { emits: [CardsRevealed, CardsMucked] })
+  reveal(command: RevealCards, state: HandState): CardsRevealed | CardsMucked {
+    requireShowdown(state, 'cards are revealed');
+    const player = requireStillIn(state, command.playerId);
+    if (player.shown) throw new FailedPreconditionError(`${player.playerId} has already ${player.shown} their cards`);
+    if (command.muck) return new CardsMucked(player.playerId);
+    return new CardsRevealed(player.playerId, [...player.holeCards], bestHandFor(state.variant, player.holeCards, state.communityCards).ranking);
+  }
+
+  @CommandHandler(AwardPot, { emits: [PotAwarded, HandComplete] })
+  award(command: AwardPot, state: HandState, context: CommandContext): [PotAwarded, HandComplete] {
+    requireShowdown(state, 'the pot is awarded');
+    const awarded = new Map<string, number>();
+    for (const { playerId, amount } of command.awards) {
+      if (awarded.has(playerId)) throw new InvalidArgumentError(`${playerId} is awarded twice`);
+      requireStillIn(state, playerId);
+      awarded.set(playerId, amount);
+    }
+    const total = [...awarded.values()].reduce((sum, amount) => sum + amount, 0);
+    if (total > state.pot) throw new FailedPreconditionError(`awards total ${total} but the pot is ${state.pot}`);
+    const won = (player: HandPlayerState) => awarded.get(player.playerId) ?? 0;
+    return [
+      new PotAwarded([...awarded].map(([playerId, amount]) => ({ playerId, amount }))),
+      new HandComplete(
+        state.tableId,
+        context.aggregateId,
+        Object.fromEntries(state.players.map((player) => [player.playerId, player.stack + won(player)])),
+        Object.fromEntries(state.players.map((player) => [player.playerId, won(player) - player.totalInvested])),
+      ),
+    ];
+  }
+
+  @Apply(CardsDealt)
+  onDealt(state: HandState, event: CardsDealt): void {
+    Object.assign(state, {
+      tableId: event.tableId,
+      handNumber: event.handNumber,
+      variant: event.variant,
+      dealerPosition: event.dealerPosition,
+      smallBlind: event.smallBlind,
+      bigBlind: event.bigBlind,
+      seed: event.seed,
+      deck: [...event.remainingDeck],
+      phase: 'PREFLOP',
+      status: 'posting_blinds',
+      players: event.players.map(({ playerId, position, stack, holeCards }) => ({
+        playerId,
+        position,
+        stack,
+        holeCards: [...holeCards],
+        betThisRound: 0,
+        totalInvested: 0,
+        folded: false,
+        allIn: false,
+        hasActed: false,
+        hasDrawn: false,
+        shown: null,
+      })),
+    });
+  }
+
+  @Apply(BlindPosted)
+  onBlindPosted(state: HandState, event: BlindPosted): void {
+    applyBlind(state, event);
+    state.actionOn = event.actionOn;
+  }
+
+  @Apply(ActionTaken)
+  onActionTaken(state: HandState, event: ActionTaken): void {
+    applyAction(state, event);
+    state.actionOn = event.actionOn;
+  }
+
+  @Apply(BettingRoundComplete)
+  onRoundComplete(state: HandState, event: BettingRoundComplete): void {
+    state.actionOn = null;
+    const lastRound = state.variant === 'FIVE_CARD_DRAW' ? 'DRAW' : 'RIVER';
+    if (stillIn(state).length <= 1 || event.phase === lastRound) {
+      state.phase = 'SHOWDOWN';
+      state.status = 'showdown';
+    } else if (state.variant === 'FIVE_CARD_DRAW') {
+      state.phase = 'DRAW';
+      state.status = 'drawing';
+    } else {
+      state.status = 'round_closed';
+    }
+  }
+
+  @Apply(CommunityCardsDealt)
+  onCommunityCards(state: HandState, event: CommunityCardsDealt): void {
+    applyCommunityCards(state, event.cards, event.phase);
+    state.actionOn = event.actionOn;
+  }
+
+  @Apply(DrawCompleted)
+  onDrawCompleted(state: HandState, event: DrawCompleted): void {
+    applyDraw(state, event.playerId, event.cardsDiscarded, event.cardsDrawn);
+    state.actionOn = event.actionOn;
+  }
+
+  @Apply(CardsRevealed)
+  onRevealed(state: HandState, event: CardsRevealed): void {
+    findPlayer(state, event.playerId)!.shown = 'revealed';
+  }
+
+  @Apply(CardsMucked)
+  onMucked(state: HandState, event: CardsMucked): void {
+    findPlayer(state, event.playerId)!.shown = 'mucked';
+  }
+
+  @Apply(PotAwarded)
+  onPotAwarded(state: HandState, event: PotAwarded): void {
+    for (const { playerId, amount } of event.awards) {
+      findPlayer(state, playerId)!.stack += amount;
+      state.pot -= amount;
+    }
+  }
+
+  @Apply(HandComplete)
+  onHandComplete(state: HandState): void {
+    state.phase = 'COMPLETE';
+    state.status = 'complete';
+    state.actionOn = null;
+  }
+}
+
+function dealCards(command: DealCards): CardsDealt {
+  if (new Set(command.players.map((p) => p.playerId)).size !== command.players.length) {
+    throw new InvalidArgumentError(`players must be distinct, got ${command.players.map((p) => p.playerId).join(', ')}`);
+  }
+  const positions = command.players.map((p) => p.position);
+  if (new Set(positions).size !== positions.length) throw new InvalidArgumentError(`positions must be distinct, got ${positions.join(', ')}`);
+  if (!positions.includes(command.dealerPosition)) {
+    throw new InvalidArgumentError(`dealerPosition ${command.dealerPosition} is not one of the players' positions ${positions.join(', ')}`);
+  }
+  if (command.smallBlind > command.bigBlind) {
+    throw new InvalidArgumentError(`smallBlind ${command.smallBlind} must not exceed bigBlind ${command.bigBlind}`);
+  }
+  const seed = command.deck ? null : (command.seed ?? randomSeed());
+  const deck = command.deck ? [...command.deck] : shuffledDeck(seed!);
+  const players = holeCardsRoundRobin(command.variant, command.players, deck);
+  const { tableId, handNumber, variant, dealerPosition, smallBlind, bigBlind } = command;
+  return new CardsDealt(tableId, handNumber, variant, players, deck.slice(players.length * HOLE_CARDS[variant]), dealerPosition, smallBlind, bigBlind, seed);
+}
+
+/** One card at a time to each player in turn, off the top of the deck, no burn cards. */
+function holeCardsRoundRobin(variant: Variant, players: DealCards['players'], deck: string[]): DealtHand[] {
+  const hands: DealtHand[] = players.map(({ playerId, position, stack }) => ({ playerId, position, stack, holeCards: [] }));
+  for (let round = 0; round < HOLE_CARDS[variant]; round++) {
+    hands.forEach((hand, i) => hand.holeCards.push(deck[round * hands.length + i]));
+  }
+  return hands;
+}
+
+function where(state: HandState): string {
+  return `in phase ${state.phase} (${state.status.replace('_', ' ')})`;
+}
+
+function requireDealt(state: HandState): void {
+  if (state.status === 'not_dealt') throw new FailedPreconditionError('the hand has not been dealt');
+}
+
+function requireShowdown(state: HandState, what: string): void {
+  requireDealt(state);
+  if (state.phase !== 'SHOWDOWN') throw new FailedPreconditionError(`${what} at the showdown; the hand is ${where(state)}`);
+}
+
+function requirePlayer(state: HandState, playerId: string): HandPlayerState {
+  const player = findPlayer(state, playerId);
+  if (!player) throw new FailedPreconditionError(`${playerId} is not in this hand`);
+  return player;
+}
+
+function requireStillIn(state: HandState, playerId: string): HandPlayerState {
+  const player = requirePlayer(state, playerId);
+  if (player.folded) throw new FailedPreconditionError(`${playerId} has folded`);
+  return player;
+}
+
+function requireActive(state: HandState, playerId: string): HandPlayerState {
+  const player = requireStillIn(state, playerId);
+  if (player.allIn) throw new FailedPreconditionError(`${playerId} is all-in`);
+  return player;
+}
+
+/** The chips an action puts in, or why it is not allowed now. */
+function chipsFor(command: PlayerAction, player: HandPlayerState, state: HandState): number {
+  const toCall = state.currentBet - player.betThisRound;
+  switch (command.action) {
+    case 'FOLD':
+      return 0;
+    case 'CHECK':
+      if (toCall > 0) throw new InvalidArgumentError(`cannot check facing a bet: ${toCall} to call`);
+      return 0;
+    case 'CALL':
+      if (toCall === 0) throw new InvalidArgumentError('nothing to call: check instead');
+      return Math.min(toCall, player.stack);
+    case 'ALL_IN':
+      return player.stack;
+    case 'BET':
+      if (state.currentBet > 0) throw new InvalidArgumentError(`cannot bet into a bet of ${state.currentBet}: raise instead`);
+      return sized('bet', requireAmount(command), 0, player, state.minRaise);
+    case 'RAISE':
+      if (state.currentBet === 0) throw new InvalidArgumentError('cannot raise: there is no bet; bet instead');
+      return sized('raise', requireAmount(command), toCall, player, state.minRaise);
+  }
+}
+
+/** A bet or raise of `amount` above `toCall`: at least the minimum unless it is the whole stack. */
+function sized(what: string, amount: number, toCall: number, player: HandPlayerState, minimum: number): number {
+  const chips = toCall + amount;
+  if (chips > player.stack) throw new FailedPreconditionError(`${what} ${amount} needs ${chips} chips but the stack is ${player.stack}`);
+  if (chips < player.stack && amount < minimum) throw new InvalidArgumentError(`${what} ${amount} is below the minimum ${minimum}`);
+  return chips;
+}
+
+function requireAmount(command: PlayerAction): number {
+  if (command.amount === undefined) throw new InvalidArgumentError(`${command.action} needs an amount`);
+  return command.amount;
+}

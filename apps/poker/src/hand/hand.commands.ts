@@ -1,0 +1,124 @@
+import { AggregateId } from '#event-sourcing';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
+import { CARD_PATTERN, type Card, type Seed, VARIANTS, type Variant } from '../cards/index.js';
+import { MAX_SEATS, positiveChips, says, wholeChips } from '../table/index.js';
+
+export const BETTING_ACTIONS = ['FOLD', 'CHECK', 'CALL', 'BET', 'RAISE', 'ALL_IN'] as const;
+export type BettingAction = (typeof BETTING_ACTIONS)[number];
+export type BlindType = 'small' | 'big';
+
+const seatRange = says(`a seat from 0 to ${MAX_SEATS - 1}`);
+const fullDeck = says('the full deck: 52 distinct cards such as As or Td');
+const countOf = (what: string, min: number, max: number) => ({
+  message: ({ value }: { value: unknown }) => `${what} must list ${min} to ${max}, got ${Array.isArray(value) ? value.length : JSON.stringify(value)}`,
+});
+
+abstract class HandCommand {
+  @AggregateId()
+  @IsString()
+  handId!: string;
+}
+
+export class DealtPlayer {
+  @IsString() @Length(1, 200) playerId!: string;
+  @IsInt(seatRange) @Min(0, seatRange) @Max(MAX_SEATS - 1, seatRange) position!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) stack!: number;
+}
+
+export class DealCards extends HandCommand {
+  @IsString() @Length(1, 200) tableId!: string;
+  @IsInt(says('a whole number')) @Min(1, says('at least 1')) handNumber!: number;
+  @IsIn([...VARIANTS], says(`one of ${VARIANTS.join(', ')}`)) variant!: Variant;
+  /** In dealing order: hole cards go one at a time round-robin in this order. */
+  @IsArray(countOf('players', 2, MAX_SEATS))
+  @ArrayMinSize(2, countOf('players', 2, MAX_SEATS))
+  @ArrayMaxSize(MAX_SEATS, countOf('players', 2, MAX_SEATS))
+  @ValidateNested({ each: true })
+  @Type(() => DealtPlayer)
+  players!: DealtPlayer[];
+  @IsInt(seatRange) @Min(0, seatRange) @Max(MAX_SEATS - 1, seatRange) dealerPosition!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) smallBlind!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) bigBlind!: number;
+  /** Shuffles the deck deterministically; without it (and without `deck`) a random seed is drawn and recorded. */
+  @IsOptional()
+  @ValidateBy(
+    { name: 'isSeed', validator: { validate: (value: unknown) => Number.isSafeInteger(value) || (typeof value === 'string' && value.length > 0 && value.length <= 200) } },
+    says('a whole number or a string of 1 to 200 characters'),
+  )
+  seed?: Seed;
+  /** A test hook: the whole deck, top first. Wins over `seed`. */
+  @IsOptional()
+  @IsArray(fullDeck)
+  @ArrayMinSize(52, fullDeck)
+  @ArrayMaxSize(52, fullDeck)
+  @ArrayUnique(fullDeck)
+  @Matches(CARD_PATTERN, { each: true, ...fullDeck })
+  deck?: Card[];
+}
+
+export class PostBlind extends HandCommand {
+  @IsString() @Length(1, 200) playerId!: string;
+  @IsIn(['small', 'big'], says("'small' or 'big'")) blindType!: BlindType;
+  @IsInt(wholeChips) @IsPositive(positiveChips) amount!: number;
+}
+
+export class PlayerAction extends HandCommand {
+  @IsString() @Length(1, 200) playerId!: string;
+  @IsIn([...BETTING_ACTIONS], says(`one of ${BETTING_ACTIONS.join(', ')}`)) action!: BettingAction;
+  /** BET: the bet; RAISE: how much above the current bet. Ignored by the other actions. */
+  @IsOptional() @IsInt(wholeChips) @IsPositive(positiveChips) amount?: number;
+}
+
+export class DealCommunityCards extends HandCommand {
+  @IsInt(says('a whole number of cards')) @IsPositive(says('a positive number of cards')) count!: number;
+}
+
+export class RequestDraw extends HandCommand {
+  @IsString() @Length(1, 200) playerId!: string;
+  /** Positions in the player's hand of the cards to replace; empty to stand pat. */
+  @IsArray(says('a list of card indices 0 to 4'))
+  @ArrayMaxSize(5, says('at most 5 card indices'))
+  @ArrayUnique(says('card indices without repeats'))
+  @IsInt({ each: true, ...says('card indices 0 to 4') })
+  @Min(0, { each: true, ...says('card indices 0 to 4') })
+  @Max(4, { each: true, ...says('card indices 0 to 4') })
+  discardIndices!: number[];
+}
+
+export class RevealCards extends HandCommand {
+  @IsString() @Length(1, 200) playerId!: string;
+  /** true: give up showing the cards (CardsMucked). Default false. */
+  @IsOptional() @IsBoolean(says('true or false')) muck?: boolean;
+}
+
+export class PotShareInput {
+  @IsString() @Length(1, 200) playerId!: string;
+  @IsInt(wholeChips) @IsPositive(positiveChips) amount!: number;
+}
+
+export class AwardPot extends HandCommand {
+  @IsArray(countOf('awards', 1, MAX_SEATS))
+  @ArrayMinSize(1, countOf('awards', 1, MAX_SEATS))
+  @ArrayMaxSize(MAX_SEATS, countOf('awards', 1, MAX_SEATS))
+  @ValidateNested({ each: true })
+  @Type(() => PotShareInput)
+  awards!: PotShareInput[];
+}

@@ -1,0 +1,110 @@
+import type { Award, Card, Ranking, Seed, Variant } from '../cards/index.js';
+import type { BettingAction, BlindType } from './hand.commands.js';
+import type { Phase } from './hand.state.js';
+
+// Events that hand the turn to someone carry `actionOn` (who acts next, null for nobody), so the
+// hand flow and the table view need not recompute turn order; beyond POKER.md's field lists.
+
+export interface DealtHand {
+  playerId: string;
+  position: number;
+  stack: number;
+  holeCards: Card[];
+}
+
+export class CardsDealt {
+  constructor(
+    readonly tableId: string,
+    readonly handNumber: number,
+    readonly variant: Variant,
+    readonly players: DealtHand[],
+    readonly remainingDeck: Card[],
+    readonly dealerPosition: number,
+    readonly smallBlind: number,
+    readonly bigBlind: number,
+    /** The seed the deck came from (drawn at random when none was given); null for an explicit deck. */
+    readonly seed: Seed | null,
+  ) {}
+}
+
+/** After the big blind, `actionOn` is the first player preflop and `amountToCall` what they face. */
+export class BlindPosted {
+  constructor(
+    readonly playerId: string,
+    readonly blindType: BlindType,
+    readonly amount: number,
+    readonly playerStack: number,
+    readonly potTotal: number,
+    readonly actionOn: string | null,
+    readonly amountToCall: number,
+  ) {}
+}
+
+/**
+ * `amount`: chips this action put in. `action` is ALL_IN whenever they were the whole stack.
+ * `amountToCall`: what `actionOn`, the next to act, must put in to call (0: they may check).
+ */
+export class ActionTaken {
+  constructor(
+    readonly playerId: string,
+    readonly action: BettingAction,
+    readonly amount: number,
+    readonly playerStack: number,
+    readonly potTotal: number,
+    readonly amountToCall: number,
+    readonly actionOn: string | null,
+  ) {}
+}
+
+/** `phase`: the phase whose betting round closed. */
+export class BettingRoundComplete {
+  constructor(readonly phase: Phase) {}
+}
+
+export class CommunityCardsDealt {
+  constructor(
+    readonly cards: Card[],
+    readonly phase: Phase,
+    readonly allCommunityCards: Card[],
+    readonly actionOn: string | null,
+  ) {}
+}
+
+/** `actionOn` is null until the last player has drawn; then it opens the final betting round. */
+export class DrawCompleted {
+  constructor(
+    readonly playerId: string,
+    readonly cardsDiscarded: Card[],
+    readonly cardsDrawn: Card[],
+    readonly actionOn: string | null,
+  ) {}
+}
+
+export class CardsRevealed {
+  constructor(
+    readonly playerId: string,
+    readonly cards: Card[],
+    readonly ranking: Ranking,
+  ) {}
+}
+
+export class CardsMucked {
+  constructor(readonly playerId: string) {}
+}
+
+export class PotAwarded {
+  constructor(readonly awards: Award[]) {}
+}
+
+/**
+ * `finalStacks`: playerId -> stack after the awards. `stackChanges`: playerId -> won (+) or lost (-)
+ * this hand, and `tableId`/`handId`, so the hand->table saga can send EndHand from this event alone.
+ */
+export class HandComplete {
+  constructor(
+    readonly tableId: string,
+    readonly handId: string,
+    readonly finalStacks: Record<string, number>,
+    readonly stackChanges: Record<string, number>,
+  ) {}
+}

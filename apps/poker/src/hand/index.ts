@@ -1,0 +1,4 @@
+export * from './hand.aggregate.js';
+export * from './hand.commands.js';
+export * from './hand.events.js';
+export * from './hand.state.js';

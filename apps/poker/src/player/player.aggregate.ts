@@ -1,0 +1,181 @@
+import { Aggregate, Apply, CommandHandler, FailedPreconditionError, MergeStrategy } from '#event-sourcing';
+import {
+  DepositFunds,
+  RegisterPlayer,
+  ReleaseFunds,
+  RenamePlayer,
+  ReserveFunds,
+  SettleTableSession,
+  SitIn,
+  SitOut,
+  WithdrawFunds,
+} from './player.commands.js';
+import {
+  FundsDeposited,
+  FundsReleased,
+  FundsReserved,
+  FundsWithdrawn,
+  PlayerRegistered,
+  PlayerRenamed,
+  PlayerReturningToPlay,
+  PlayerSittingOut,
+  SessionSettled,
+} from './player.events.js';
+import { initialPlayerState, type PlayerState } from './player.state.js';
+
+/**
+ * A player's identity and bankroll. COMMUTATIVE: each handler declares the fields it changes,
+ * so a rename and a deposit racing on one player both land, while two withdrawals do not.
+ */
+@Aggregate('player', { mergeStrategy: MergeStrategy.COMMUTATIVE })
+export class PlayerAggregate {
+  initialState(): PlayerState {
+    return initialPlayerState();
+  }
+
+  @CommandHandler(RegisterPlayer, { emits: [PlayerRegistered], modifies: ['registered', 'displayName', 'email', 'playerType'] })
+  register(command: RegisterPlayer, state: PlayerState): PlayerRegistered {
+    if (state.registered) throw new FailedPreconditionError(`player is already registered as '${state.displayName}'`);
+    return new PlayerRegistered(command.displayName, command.email, command.playerType ?? 'HUMAN');
+  }
+
+  @CommandHandler(RenamePlayer, { emits: [PlayerRenamed], modifies: ['displayName'] })
+  rename(command: RenamePlayer, state: PlayerState): PlayerRenamed {
+    requireRegistered(state);
+    return new PlayerRenamed(command.displayName);
+  }
+
+  @CommandHandler(DepositFunds, { emits: [FundsDeposited], modifies: ['bankroll'] })
+  deposit(command: DepositFunds, state: PlayerState): FundsDeposited {
+    requireRegistered(state);
+    return new FundsDeposited(command.amount, state.bankroll + command.amount);
+  }
+
+  @CommandHandler(WithdrawFunds, { emits: [FundsWithdrawn], modifies: ['bankroll'] })
+  withdraw(command: WithdrawFunds, state: PlayerState): FundsWithdrawn {
+    requireRegistered(state);
+    if (command.amount > state.available) {
+      throw new FailedPreconditionError(`insufficient funds: available ${state.available}, requested ${command.amount}`);
+    }
+    return new FundsWithdrawn(command.amount, state.bankroll - command.amount);
+  }
+
+  @CommandHandler(ReserveFunds, { emits: [FundsReserved], modifies: ['reservations'] })
+  reserve(command: ReserveFunds, state: PlayerState): FundsReserved {
+    requireRegistered(state);
+    if (state.reservations[command.tableId] !== undefined) {
+      throw new FailedPreconditionError(`funds are already reserved for table ${command.tableId}: ${state.reservations[command.tableId]}`);
+    }
+    if (command.amount > state.available) {
+      throw new FailedPreconditionError(`insufficient funds: available ${state.available}, requested ${command.amount}`);
+    }
+    return new FundsReserved(command.amount, command.tableId, state.available - command.amount);
+  }
+
+  @CommandHandler(ReleaseFunds, { emits: [FundsReleased], modifies: ['reservations'] })
+  release(command: ReleaseFunds, state: PlayerState): FundsReleased {
+    const amount = requireReservation(state, command.tableId);
+    return new FundsReleased(amount, command.tableId, state.available + amount);
+  }
+
+  @CommandHandler(SettleTableSession, { emits: [SessionSettled], modifies: ['bankroll', 'reservations'] })
+  settle(command: SettleTableSession, state: PlayerState): SessionSettled {
+    const reserved = requireReservation(state, command.tableId);
+    return new SessionSettled(command.tableId, reserved, command.cashOut, state.bankroll + command.cashOut - reserved);
+  }
+
+  @CommandHandler(SitOut, { emits: [PlayerSittingOut], modifies: ['status'] })
+  sitOut(_command: SitOut, state: PlayerState): PlayerSittingOut {
+    const tables = requireSeated(state);
+    if (state.status === 'sitting_out') throw new FailedPreconditionError('player is already sitting out');
+    return new PlayerSittingOut(tables);
+  }
+
+  @CommandHandler(SitIn, { emits: [PlayerReturningToPlay], modifies: ['status'] })
+  sitIn(_command: SitIn, state: PlayerState): PlayerReturningToPlay {
+    const tables = requireSeated(state);
+    if (state.status === 'active') throw new FailedPreconditionError('player is not sitting out');
+    return new PlayerReturningToPlay(tables);
+  }
+
+  @Apply(PlayerRegistered)
+  onRegistered(state: PlayerState, event: PlayerRegistered): void {
+    state.registered = true;
+    state.displayName = event.displayName;
+    state.email = event.email;
+    state.playerType = event.playerType;
+  }
+
+  @Apply(PlayerRenamed)
+  onRenamed(state: PlayerState, event: PlayerRenamed): void {
+    state.displayName = event.displayName;
+  }
+
+  @Apply(FundsDeposited)
+  onDeposited(state: PlayerState, event: FundsDeposited): void {
+    setBankroll(state, event.newBalance);
+  }
+
+  @Apply(FundsWithdrawn)
+  onWithdrawn(state: PlayerState, event: FundsWithdrawn): void {
+    setBankroll(state, event.newBalance);
+  }
+
+  @Apply(FundsReserved)
+  onReserved(state: PlayerState, event: FundsReserved): void {
+    state.reservations[event.tableId] = event.amount;
+    recompute(state);
+  }
+
+  @Apply(FundsReleased)
+  onReleased(state: PlayerState, event: FundsReleased): void {
+    delete state.reservations[event.tableId];
+    recompute(state);
+  }
+
+  @Apply(SessionSettled)
+  onSettled(state: PlayerState, event: SessionSettled): void {
+    delete state.reservations[event.tableId];
+    setBankroll(state, event.newBalance);
+    if (Object.keys(state.reservations).length === 0) state.status = 'active';
+  }
+
+  @Apply(PlayerSittingOut)
+  onSittingOut(state: PlayerState): void {
+    state.status = 'sitting_out';
+  }
+
+  @Apply(PlayerReturningToPlay)
+  onReturning(state: PlayerState): void {
+    state.status = 'active';
+  }
+}
+
+function requireRegistered(state: PlayerState): void {
+  if (!state.registered) throw new FailedPreconditionError('player is not registered');
+}
+
+function requireReservation(state: PlayerState, tableId: string): number {
+  requireRegistered(state);
+  const amount = state.reservations[tableId];
+  if (amount === undefined) throw new FailedPreconditionError(`no funds are reserved for table ${tableId}`);
+  return amount;
+}
+
+function requireSeated(state: PlayerState): string[] {
+  requireRegistered(state);
+  const tables = Object.keys(state.reservations);
+  if (tables.length === 0) throw new FailedPreconditionError('player is not seated at any table');
+  return tables;
+}
+
+function setBankroll(state: PlayerState, bankroll: number): void {
+  state.bankroll = bankroll;
+  recompute(state);
+}
+
+/** reserved and available are derived, kept in state so reads and merges see them. */
+function recompute(state: PlayerState): void {
+  state.reserved = Object.values(state.reservations).reduce((sum, amount) => sum + amount, 0);
+  state.available = state.bankroll - state.reserved;
+}

@@ -1,0 +1,49 @@
+import { AggregateId } from '#event-sourcing';
+import { IsEmail, IsIn, IsInt, IsOptional, IsPositive, IsString, Length, Min } from 'class-validator';
+
+const positiveChips = { message: ({ property, value }: { property: string; value: unknown }) => `${property} must be a positive whole number of chips, got ${JSON.stringify(value)}` };
+const wholeChips = { message: ({ property, value }: { property: string; value: unknown }) => `${property} must be a whole number of chips, got ${JSON.stringify(value)}` };
+
+export type PlayerType = 'HUMAN' | 'AI';
+
+abstract class PlayerCommand {
+  @AggregateId()
+  @IsString()
+  playerId!: string;
+}
+
+export class RegisterPlayer extends PlayerCommand {
+  @IsString() @Length(1, 100) displayName!: string;
+  @IsEmail({}, { message: ({ value }) => `email must be an email address, got ${JSON.stringify(value)}` }) email!: string;
+  @IsOptional() @IsIn(['HUMAN', 'AI']) playerType?: PlayerType;
+}
+
+export class RenamePlayer extends PlayerCommand {
+  @IsString() @Length(1, 100) displayName!: string;
+}
+
+export class DepositFunds extends PlayerCommand {
+  @IsInt(wholeChips) @IsPositive(positiveChips) amount!: number;
+}
+
+export class WithdrawFunds extends PlayerCommand {
+  @IsInt(wholeChips) @IsPositive(positiveChips) amount!: number;
+}
+
+export class ReserveFunds extends PlayerCommand {
+  @IsInt(wholeChips) @IsPositive(positiveChips) amount!: number;
+  @IsString() @Length(1, 200) tableId!: string;
+}
+
+export class ReleaseFunds extends PlayerCommand {
+  @IsString() @Length(1, 200) tableId!: string;
+}
+
+export class SettleTableSession extends PlayerCommand {
+  @IsString() @Length(1, 200) tableId!: string;
+  @IsInt(wholeChips) @Min(0, { message: ({ value }) => `cashOut must be >= 0, got ${JSON.stringify(value)}` }) cashOut!: number;
+}
+
+export class SitOut extends PlayerCommand {}
+
+export class SitIn extends PlayerCommand {}

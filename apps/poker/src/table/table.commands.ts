@@ -1,0 +1,45 @@
+import { AggregateId } from '#event-sourcing';
+import { IsIn, IsInt, IsObject, IsOptional, IsPositive, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { VARIANTS, type Variant } from '../cards/index.js';
+import { positiveChips, says, wholeChips } from './command-messages.js';
+
+export const MAX_SEATS = 10;
+export const DEFAULT_ACTION_TIMEOUT_MS = 30_000;
+const timeoutRange = says('between 1000 and 600000 milliseconds');
+const seatRange = says(`a seat from 0 to ${MAX_SEATS - 1}, or -1 for any free seat`);
+
+abstract class TableCommand {
+  @AggregateId()
+  @IsString()
+  tableId!: string;
+}
+
+export class CreateTable extends TableCommand {
+  @IsString() @Length(1, 100) @Matches(/\S/, says('a non-blank name')) name!: string;
+  @IsIn([...VARIANTS], says(`one of ${VARIANTS.join(', ')}`)) variant!: Variant;
+  @IsInt(wholeChips) @IsPositive(positiveChips) smallBlind!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) bigBlind!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) minBuyIn!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) maxBuyIn!: number;
+  @IsInt(says('a whole number')) @Min(2, says(`from 2 to ${MAX_SEATS}`)) @Max(MAX_SEATS, says(`from 2 to ${MAX_SEATS}`)) maxPlayers!: number;
+  /** How long the hand flow waits for a player before checking or folding for them. */
+  @IsOptional() @IsInt(timeoutRange) @Min(1000, timeoutRange) @Max(600_000, timeoutRange) actionTimeoutMs?: number;
+}
+
+export class JoinTable extends TableCommand {
+  @IsString() @Length(1, 200) playerId!: string;
+  @IsInt(seatRange) @Min(-1, seatRange) @Max(MAX_SEATS - 1, seatRange) seat!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) buyIn!: number;
+}
+
+export class LeaveTable extends TableCommand {
+  @IsString() @Length(1, 200) playerId!: string;
+}
+
+export class StartHand extends TableCommand {}
+
+export class EndHand extends TableCommand {
+  @IsString() @Length(1, 300) handId!: string;
+  /** playerId -> chips won (positive) or lost (negative) in the hand. */
+  @IsObject(says('an object of playerId to chip change')) stackChanges!: Record<string, number>;
+}

@@ -1,0 +1,71 @@
+import type { Variant } from '../cards/index.js';
+
+export class TableCreated {
+  constructor(
+    readonly name: string,
+    readonly variant: Variant,
+    readonly smallBlind: number,
+    readonly bigBlind: number,
+    readonly minBuyIn: number,
+    readonly maxBuyIn: number,
+    readonly maxPlayers: number,
+    readonly actionTimeoutMs: number,
+  ) {}
+}
+
+export class PlayerJoined {
+  constructor(
+    readonly playerId: string,
+    readonly seat: number,
+    readonly buyIn: number,
+    readonly stack: number,
+  ) {}
+}
+
+export class PlayerLeft {
+  constructor(
+    readonly playerId: string,
+    readonly seat: number,
+    readonly chipsCashedOut: number,
+  ) {}
+}
+
+export interface HandPlayer {
+  playerId: string;
+  position: number;
+  stack: number;
+}
+
+/** `players` run clockwise from the seat after the dealer (the dealer last): the dealing order. */
+export class HandStarted {
+  constructor(
+    readonly handId: string,
+    readonly handNumber: number,
+    readonly variant: Variant,
+    readonly dealerPosition: number,
+    readonly smallBlindPosition: number,
+    readonly bigBlindPosition: number,
+    readonly smallBlind: number,
+    readonly bigBlind: number,
+    readonly players: HandPlayer[],
+    /** Beyond POKER.md, so the hand flow needs nothing but this event: */
+    readonly tableId: string,
+    readonly actionTimeoutMs: number,
+  ) {}
+}
+
+export class HandEnded {
+  constructor(
+    readonly handId: string,
+    readonly stackChanges: Record<string, number>,
+  ) {}
+}
+
+/** Facts from the player saga: the table cannot refuse them. */
+export class PlayerSatOut {
+  constructor(readonly playerId: string) {}
+}
+
+export class PlayerSatIn {
+  constructor(readonly playerId: string) {}
+}

@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
+import type { AggregateDefinition } from '../discovery/aggregate-definition.js';
+import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
+import { COMMAND_DISPATCHER } from '../module/tokens.js';
+import { AggregateDispatcher } from '../scheduling/index.js';
+import type { StoredEvent } from '../store/event-envelope.js';
+import { EVENT_STORE, type EventStore } from '../store/event-store.js';
+import { AggregateLoader } from './aggregate-loader.js';
+import { validateId } from './command-validation.js';
+
+export interface AggregateSnapshotView {
+  state: unknown;
+  sequence: number;
+}
+
+/** Reads aggregates as the write side sees them (GET /aggregates/...). */
+@Injectable()
+export class AggregateReader {
+  constructor(
+    private readonly registry: EventSourcingRegistry,
+    private readonly loader: AggregateLoader,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
+  ) {}
+
+  /** Current state; runs in the aggregate's lane so it never races a command on the cached state. */
+  async state(aggregateType: string, aggregateId: string): Promise<AggregateSnapshotView> {
+    const aggregate = this.aggregate(aggregateType);
+    const stream = { aggregateType, aggregateId: validateId('aggregate id', aggregateId) };
+    const loaded = await this.dispatcher.dispatch(aggregateType, aggregateId, () => this.loader.load(aggregate, stream));
+    if (loaded.sequence === 0) throw new NotFoundError(`${aggregateType}/${aggregateId} has no events`);
+    return { state: loaded.state, sequence: loaded.sequence };
+  }
+
+  async events(aggregateType: string, aggregateId: string, afterSequence = 0): Promise<StoredEvent[]> {
+    this.aggregate(aggregateType);
+    if (!Number.isSafeInteger(afterSequence) || afterSequence < 0) {
+      throw new InvalidArgumentError(`afterSequence must be a whole number >= 0, got ${afterSequence}`);
+    }
+    return this.store.readStream({ aggregateType, aggregateId: validateId('aggregate id', aggregateId) }, { afterSequence });
+  }
+
+  aggregate(aggregateType: string): AggregateDefinition {
+    const aggregate = this.registry.aggregate(aggregateType);
+    if (!aggregate) {
+      throw new NotFoundError(`unknown aggregate type '${aggregateType}'; known: ${[...this.registry.aggregates.keys()].join(', ')}`);
+    }
+    return aggregate;
+  }
+}

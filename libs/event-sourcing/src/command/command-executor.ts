@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
+import { SequenceMismatchError } from '../errors/index.js';
+import { MergeResolver } from '../merge/merge-resolver.js';
+import type { MergeStrategy } from '../merge/merge-strategy.js';
+import { Snapshotter } from '../snapshot/snapshotter.js';
+import type { NewEvent, StreamId } from '../store/event-envelope.js';
+import { EVENT_STORE, type CommandRecord, type EventStore } from '../store/event-store.js';
+import { ConcurrencyError, DuplicateCommandError } from '../store/store-errors.js';
+import { AggregateLoader, type LoadedAggregate } from './aggregate-loader.js';
+import type { CommandContext } from './command-context.js';
+import { invokeHandler } from './handler-invoker.js';
+import type { NormalizedHandlerResult } from './handler-result.js';
+import type { CommandResult } from './send-options.js';
+
+/** A validated command with everything the pipeline needs to run it. */
+export interface CommandEnvelope {
+  handler: CommandHandlerDefinition;
+  command: object;
+  stream: StreamId;
+  commandId: string;
+  /** Only caller-given ids are looked up for idempotency: a fresh uuid cannot repeat. */
+  commandIdGiven: boolean;
+  correlationId: string;
+  causationId: string | null;
+  expectedSequence?: number;
+  mergeStrategy?: MergeStrategy;
+  metadata?: Record<string, unknown>;
+}
+
+/** How often an append that lost a race is retried through the merge pipeline before giving up. */
+const MAX_CONFLICT_RETRIES = 5;
+
+/**
+ * One command, inside its aggregate's dispatcher lane: idempotency, load, merge, decide,
+ * append, snapshot (DESIGN.md section 4).
+ */
+@Injectable()
+export class CommandExecutor {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly loader: AggregateLoader,
+    private readonly merge: MergeResolver,
+    private readonly snapshotter: Snapshotter,
+  ) {}
+
+  async execute(envelope: CommandEnvelope): Promise<CommandResult> {
+    const { handler, stream } = envelope;
+    if (envelope.commandIdGiven) {
+      const record = await this.store.findCommand(stream, envelope.commandId);
+      if (record) return fromRecord(record);
+    }
+    const aggregate = handler.aggregate;
+    const now = new Date();
+    let loaded = await this.loader.load(aggregate, stream);
+    let expected = envelope.expectedSequence;
+    for (let attempt = 0; ; attempt++) {
+      const context: CommandContext = {
+        aggregateType: stream.aggregateType,
+        aggregateId: stream.aggregateId,
+        sequence: loaded.sequence,
+        commandId: envelope.commandId,
+        correlationId: envelope.correlationId,
+        now,
+      };
+      const decided = await this.decide(envelope, loaded, expected, context);
+      const events = decided.events.map((event) => toNewEvent(event, envelope, now));
+      try {
+        const appended = await this.store.append({ stream, expectedSequence: loaded.sequence, events, commandId: envelope.commandId });
+        const after = this.loader.advance(aggregate, stream, loaded, events, appended.sequence);
+        await this.snapshotter.afterCommit(
+          aggregate,
+          stream,
+          loaded.sequence,
+          appended.sequence,
+          events.map((event) => event.type),
+          after.state,
+          decided.snapshotState,
+        );
+        return { ...stream, sequence: appended.sequence, events: appended.events, commandId: envelope.commandId, duplicate: false };
+      } catch (error) {
+        if (error instanceof DuplicateCommandError) {
+          const record = await this.store.findCommand(stream, envelope.commandId);
+          if (record) return fromRecord(record);
+        }
+        if (!(error instanceof ConcurrencyError)) throw error;
+        if (attempt >= MAX_CONFLICT_RETRIES) {
+          throw new SequenceMismatchError(
+            `${handler.commandType} on ${stream.aggregateType}/${stream.aggregateId} kept losing the append race (${attempt + 1} tries)`,
+            error.expectedSequence,
+            error.actualSequence,
+          );
+        }
+        // Another process appended between our load and our append: the sequence we decided on
+        // becomes the expected one and the merge strategy decides on the fresh state.
+        expected ??= loaded.sequence;
+        this.loader.forget(stream);
+        loaded = await this.loader.load(aggregate, stream);
+      }
+    }
+  }
+
+  private decide(envelope: CommandEnvelope, loaded: LoadedAggregate, expected: number | undefined, context: CommandContext): Promise<NormalizedHandlerResult> {
+    const { handler, command } = envelope;
+    if (expected === undefined || expected === loaded.sequence) return invokeHandler(handler, command, loaded.state, context);
+    return this.merge.resolve({
+      handler,
+      command,
+      stream: envelope.stream,
+      strategy: envelope.mergeStrategy ?? handler.mergeStrategy,
+      expected,
+      actual: loaded,
+      context,
+      loader: this.loader,
+      sendContext: {
+        commandId: envelope.commandId,
+        correlationId: envelope.correlationId,
+        causationId: envelope.causationId,
+        metadata: envelope.metadata ?? {},
+      },
+    });
+  }
+}
+
+function toNewEvent(event: object, envelope: CommandEnvelope, now: Date): NewEvent {
+  return {
+    type: event.constructor.name,
+    payload: { ...event },
+    metadata: {
+      ...envelope.metadata,
+      eventId: randomUUID(),
+      commandId: envelope.commandId,
+      correlationId: envelope.correlationId,
+      // An event is caused by its command; what caused the command (a saga's event) is kept beside it
+      // so the causation chain can be followed through the store.
+      causationId: envelope.commandId,
+      ...(envelope.causationId ? { commandCausationId: envelope.causationId } : {}),
+    },
+    occurredAt: now,
+  };
+}
+
+function fromRecord(record: CommandRecord): CommandResult {
+  return { ...record.stream, sequence: record.sequence, events: record.events, commandId: record.commandId, duplicate: true };
+}
+

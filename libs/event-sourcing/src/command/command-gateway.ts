@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
+import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
+import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
+import { AdmissionGate } from '../runtime/admission-gate.js';
+import { AggregateDispatcher } from '../scheduling/index.js';
+import { COMMAND_DISPATCHER } from '../module/tokens.js';
+import { CommandExecutor } from './command-executor.js';
+import { validateCommand, validateId, validateSendOptions } from './command-validation.js';
+import type { CommandResult, SendOptions } from './send-options.js';
+
+/** The one way commands enter the framework (HTTP, @nestjs/cqrs, sagas and users all come here). */
+@Injectable()
+export class CommandGateway {
+  constructor(
+    private readonly registry: EventSourcingRegistry,
+    private readonly executor: CommandExecutor,
+    private readonly admission: AdmissionGate,
+    @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
+  ) {}
+
+  /** Whether one of our aggregates handles this command (used by the @nestjs/cqrs bridge). */
+  handles(command: object): boolean {
+    return this.registry.handlerForInstance(command) !== undefined;
+  }
+
+  send(command: object, options: SendOptions = {}): Promise<CommandResult> {
+    return this.admission.run(async () => {
+      const handler = this.registry.handlerForInstance(command);
+      if (!handler) {
+        throw new NotFoundError(`no aggregate handles command ${command?.constructor?.name ?? typeof command}`);
+      }
+      validateSendOptions(options);
+      const aggregateId = resolveAggregateId(handler, command, options);
+      await validateCommand(command);
+      const commandId = options.commandId ?? randomUUID();
+      const stream = { aggregateType: handler.aggregate.type, aggregateId };
+      return this.dispatcher.dispatch(stream.aggregateType, aggregateId, () =>
+        this.executor.execute({
+          handler,
+          command,
+          stream,
+          commandId,
+          commandIdGiven: options.commandId !== undefined,
+          correlationId: options.correlationId ?? commandId,
+          causationId: options.causationId ?? null,
+          expectedSequence: options.expectedSequence,
+          mergeStrategy: options.mergeStrategy,
+          metadata: options.metadata,
+        }),
+      );
+    });
+  }
+}
+
+/** The target id comes from the options or the command's `@AggregateId()` property; both must agree. */
+function resolveAggregateId(handler: CommandHandlerDefinition, command: object, options: SendOptions): string {
+  const property = handler.aggregateIdProperty;
+  const fromCommand = property ? (command as Record<string, unknown>)[property] : undefined;
+  if (options.aggregateId !== undefined) {
+    const id = validateId('aggregateId', options.aggregateId);
+    if (property && fromCommand !== undefined && fromCommand !== id) {
+      throw new InvalidArgumentError(`${handler.commandType}.${property} is '${String(fromCommand)}' but the target aggregate id is '${id}'`);
+    }
+    if (property) (command as Record<string, unknown>)[property] = id;
+    return id;
+  }
+  if (property) return validateId(`${handler.commandType}.${property}`, fromCommand);
+  throw new InvalidArgumentError(`${handler.commandType} names no aggregate: pass options.aggregateId or mark a property with @AggregateId()`);
+}

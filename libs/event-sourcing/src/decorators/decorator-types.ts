@@ -1,0 +1,40 @@
+import type { Type } from '@nestjs/common';
+import type { MergeStrategy } from '../merge/merge-strategy.js';
+import type { SnapshotPolicyOption } from '../snapshot/snapshot-policy-option.js';
+
+export interface AggregateOptions {
+  /** Default COMMUTATIVE. */
+  mergeStrategy?: MergeStrategy;
+  /** Overrides the module-wide snapshot default for this aggregate. */
+  snapshot?: SnapshotPolicyOption;
+  /** Version of the state's shape; snapshots taken with another version are ignored. Default 1. */
+  stateVersion?: number;
+}
+
+export interface AggregateMetadata {
+  type: string;
+  options: AggregateOptions;
+}
+
+export interface CommandHandlerOptions {
+  /** Every event class the handler may return; each needs an `@Apply` on the aggregate. */
+  emits: Type[];
+  /**
+   * State fields (dot paths) the command changes, for the COMMUTATIVE merge. Omitted: found by
+   * running the command and diffing. `['*']`: cannot be told, the merge behaves as STRICT.
+   */
+  modifies?: string[];
+  /** Overrides the aggregate's merge strategy for this command. */
+  mergeStrategy?: MergeStrategy;
+}
+
+export interface CommandHandlerMetadata {
+  command: Type;
+  methodName: string;
+  options: CommandHandlerOptions;
+}
+
+export interface ApplierMetadata {
+  event: Type;
+  methodName: string;
+}

@@ -1,0 +1,38 @@
+import type { Type } from '@nestjs/common';
+import type { CommandContext } from '../command/command-context.js';
+import type { HandlerResult } from '../command/handler-result.js';
+import type { MergeDecision } from '../merge/merge-decision.js';
+import type { MergeStrategy } from '../merge/merge-strategy.js';
+import type { SnapshotPolicy } from '../snapshot/snapshot-policy.js';
+
+export type Applier = (state: any, event: any) => any;
+
+/** Pure data (plus bound methods) about one aggregate, built once at bootstrap. */
+export interface AggregateDefinition {
+  type: string;
+  classRef: Type;
+  stateVersion: number;
+  mergeStrategy: MergeStrategy;
+  snapshotPolicy: SnapshotPolicy;
+  initialState(): unknown;
+  /** Event type name -> applier. */
+  appliers: Map<string, Applier>;
+  /** Event type name -> class, for every event the aggregate applies. */
+  eventClasses: Map<string, Type>;
+  commandHandlers: Map<string, CommandHandlerDefinition>;
+  mergeHandler?: (command: object, expectedState: unknown, actualState: unknown, context: CommandContext) => MergeDecision | Promise<MergeDecision>;
+}
+
+export interface CommandHandlerDefinition {
+  commandType: string;
+  commandClass: Type;
+  aggregate: AggregateDefinition;
+  /** `Class.method`, for messages. */
+  location: string;
+  emits: Set<string>;
+  modifies?: string[];
+  mergeStrategy: MergeStrategy;
+  /** The property of the command naming the aggregate, if the command class marks one. */
+  aggregateIdProperty?: string;
+  handle(command: object, state: unknown, context: CommandContext): HandlerResult | Promise<HandlerResult>;
+}

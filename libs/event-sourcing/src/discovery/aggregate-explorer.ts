@@ -1,0 +1,67 @@
+import { Inject, Injectable, type Type } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { APPLIERS_METADATA, COMMAND_HANDLERS_METADATA } from '../decorators/constants.js';
+import type { ApplierMetadata, CommandHandlerMetadata } from '../decorators/decorator-types.js';
+import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
+import { aggregateMetadataOf, buildAggregateDefinition } from './aggregate-definition-builder.js';
+import { BootValidationError } from './boot-validation.error.js';
+import { EventSourcingRegistry } from './event-sourcing-registry.js';
+
+/**
+ * Finds `@Aggregate` providers with Nest's DiscoveryService and fills the registry. Every
+ * mistake found fails the boot with one message naming each class and method involved.
+ */
+@Injectable()
+export class AggregateExplorer {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly registry: EventSourcingRegistry,
+    @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
+  ) {}
+
+  explore(): void {
+    const problems: string[] = [];
+    const seen = new Set<Function>();
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance = wrapper.instance as object | undefined;
+      const classRef = wrapper.metatype as Type | undefined;
+      if (!instance || typeof classRef !== 'function' || seen.has(classRef) || !aggregateMetadataOf(classRef)) continue;
+      seen.add(classRef);
+      this.register(buildAggregateDefinition(classRef, instance, this.options, problems), problems);
+    }
+    for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
+      const classRef = wrapper.metatype as Type | undefined;
+      if (typeof classRef !== 'function' || seen.has(classRef) || aggregateMetadataOf(classRef)) continue;
+      const stray: Array<CommandHandlerMetadata | ApplierMetadata> = [
+        ...(Reflect.getMetadata(COMMAND_HANDLERS_METADATA, classRef) ?? []),
+        ...(Reflect.getMetadata(APPLIERS_METADATA, classRef) ?? []),
+      ];
+      for (const entry of stray) problems.push(`${classRef.name}.${entry.methodName} is a @CommandHandler/@Apply outside an @Aggregate class`);
+    }
+    if (problems.length > 0) throw new BootValidationError(problems);
+  }
+
+  private register(definition: ReturnType<typeof buildAggregateDefinition>, problems: string[]): void {
+    if (!definition) return;
+    const existing = this.registry.aggregates.get(definition.type);
+    if (existing) {
+      problems.push(`aggregate type '${definition.type}' is used twice: by ${existing.classRef.name} and ${definition.classRef.name}`);
+      return;
+    }
+    for (const eventType of definition.eventClasses.keys()) {
+      const owner = this.registry.eventOwners.get(eventType);
+      if (owner) problems.push(`event ${eventType} is applied by two aggregates: ${owner.classRef.name} and ${definition.classRef.name}`);
+      else this.registry.eventOwners.set(eventType, definition);
+    }
+    for (const [commandType, handler] of definition.commandHandlers) {
+      const duplicate = this.registry.commandsByType.get(commandType);
+      if (duplicate) {
+        problems.push(`command ${commandType} has two handlers: ${duplicate.location} and ${handler.location}`);
+        continue;
+      }
+      this.registry.commandsByType.set(commandType, handler);
+      this.registry.commandsByClass.set(handler.commandClass, handler);
+    }
+    this.registry.aggregates.set(definition.type, definition);
+  }
+}

@@ -1,0 +1,27 @@
+import { Injectable, type Type } from '@nestjs/common';
+import type { AggregateDefinition, CommandHandlerDefinition } from './aggregate-definition.js';
+
+/**
+ * Who handles what, filled by the explorer at bootstrap and read by the runtime. Subscribers
+ * (projectors, sagas, process managers) get their own maps beside the aggregates'.
+ */
+@Injectable()
+export class EventSourcingRegistry {
+  readonly aggregates = new Map<string, AggregateDefinition>();
+  readonly commandsByType = new Map<string, CommandHandlerDefinition>();
+  readonly commandsByClass = new Map<Type, CommandHandlerDefinition>();
+  /** Event type name -> the aggregate that applies it. */
+  readonly eventOwners = new Map<string, AggregateDefinition>();
+
+  aggregate(type: string): AggregateDefinition | undefined {
+    return this.aggregates.get(type);
+  }
+
+  handlerForInstance(command: object): CommandHandlerDefinition | undefined {
+    return this.commandsByClass.get(command.constructor as Type);
+  }
+
+  eventClass(type: string): Type | undefined {
+    return this.eventOwners.get(type)?.eventClasses.get(type);
+  }
+}

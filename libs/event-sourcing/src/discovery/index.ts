@@ -1,0 +1,5 @@
+export * from './aggregate-definition.js';
+export * from './aggregate-definition-builder.js';
+export * from './aggregate-explorer.js';
+export * from './boot-validation.error.js';
+export * from './event-sourcing-registry.js';

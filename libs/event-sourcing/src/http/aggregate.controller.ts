@@ -1,0 +1,29 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { AggregateReader, type AggregateSnapshotView } from '../command/aggregate-reader.js';
+import { describe } from '../command/command-validation.js';
+import { InvalidArgumentError } from '../errors/index.js';
+import { toDetailedWireEvent, type WireEvent } from './wire-event.js';
+
+/** `GET /aggregates/:type/:id` and its events (DESIGN.md section 11). */
+@Controller('aggregates')
+export class AggregateController {
+  constructor(private readonly reader: AggregateReader) {}
+
+  @Get(':aggregateType/:aggregateId')
+  state(@Param('aggregateType') aggregateType: string, @Param('aggregateId') aggregateId: string): Promise<AggregateSnapshotView> {
+    return this.reader.state(aggregateType, aggregateId);
+  }
+
+  @Get(':aggregateType/:aggregateId/events')
+  async events(
+    @Param('aggregateType') aggregateType: string,
+    @Param('aggregateId') aggregateId: string,
+    @Query('afterSequence') afterSequence?: string,
+  ): Promise<{ aggregateType: string; aggregateId: string; events: WireEvent[] }> {
+    if (afterSequence !== undefined && !/^\d{1,15}$/.test(afterSequence)) {
+      throw new InvalidArgumentError(`afterSequence must be a whole number >= 0, got ${describe(afterSequence)}`);
+    }
+    const events = await this.reader.events(aggregateType, aggregateId, afterSequence === undefined ? 0 : Number(afterSequence));
+    return { aggregateType, aggregateId, events: events.map(toDetailedWireEvent) };
+  }
+}

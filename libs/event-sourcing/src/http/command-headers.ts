@@ -1,0 +1,41 @@
+import { InvalidArgumentError } from '../errors/index.js';
+import { parseMergeStrategy } from '../merge/merge-strategy.js';
+import { parseSyncMode, type SendOptions } from '../command/send-options.js';
+import { describe } from '../command/command-validation.js';
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** Reads the command headers of DESIGN.md section 11; values are case-insensitive, unknown ones refused. */
+export function sendOptionsFromHeaders(headers: Headers): SendOptions {
+  const options: SendOptions = {};
+  const commandId = single(headers, 'command-id');
+  if (commandId !== undefined) options.commandId = commandId;
+  const correlationId = single(headers, 'correlation-id');
+  if (correlationId !== undefined) options.correlationId = correlationId;
+  const expected = single(headers, 'expected-sequence');
+  if (expected !== undefined) {
+    if (!/^\d{1,15}$/.test(expected.trim())) {
+      throw new InvalidArgumentError(`Expected-Sequence must be a whole number >= 0, got ${describe(expected)}`);
+    }
+    options.expectedSequence = Number(expected.trim());
+  }
+  const syncMode = single(headers, 'sync-mode');
+  if (syncMode !== undefined) {
+    options.syncMode = parseSyncMode(syncMode);
+    if (!options.syncMode) throw new InvalidArgumentError(`Sync-Mode must be async, simple or cascade, got ${describe(syncMode)}`);
+  }
+  const merge = single(headers, 'merge-strategy');
+  if (merge !== undefined) {
+    options.mergeStrategy = parseMergeStrategy(merge);
+    if (!options.mergeStrategy) {
+      throw new InvalidArgumentError(`Merge-Strategy must be commutative, strict, aggregate_handles or manual, got ${describe(merge)}`);
+    }
+  }
+  return options;
+}
+
+function single(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  if (Array.isArray(value)) throw new InvalidArgumentError(`header ${name} was given ${value.length} times; give it once`);
+  return value;
+}

@@ -1,0 +1,53 @@
+import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { AggregateReader } from '../command/aggregate-reader.js';
+import { CommandGateway } from '../command/command-gateway.js';
+import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
+import { sendOptionsFromHeaders } from './command-headers.js';
+import { toWireEvent, type WireEvent } from './wire-event.js';
+
+export interface CommandResponse {
+  aggregateType: string;
+  aggregateId: string;
+  sequence: number;
+  events: WireEvent[];
+}
+
+/** `POST /commands/:aggregateType/:aggregateId/:commandType` (DESIGN.md section 11). */
+@Controller('commands')
+export class CommandController {
+  constructor(
+    private readonly gateway: CommandGateway,
+    private readonly reader: AggregateReader,
+  ) {}
+
+  @Post(':aggregateType/:aggregateId/:commandType')
+  @HttpCode(200)
+  async send(
+    @Param('aggregateType') aggregateType: string,
+    @Param('aggregateId') aggregateId: string,
+    @Param('commandType') commandType: string,
+    @Body() body: unknown,
+    @Headers() headers: Record<string, string | string[] | undefined>,
+  ): Promise<CommandResponse> {
+    const aggregate = this.reader.aggregate(aggregateType);
+    const handler = aggregate.commandHandlers.get(commandType);
+    if (!handler) {
+      throw new NotFoundError(
+        `aggregate '${aggregateType}' has no command ${commandType}; known: ${[...aggregate.commandHandlers.keys()].join(', ')}`,
+      );
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new InvalidArgumentError(`the body of ${commandType} must be a JSON object`);
+    }
+    const options = { ...sendOptionsFromHeaders(headers), aggregateId };
+    const command = plainToInstance(handler.commandClass, body) as object;
+    const result = await this.gateway.send(command, options);
+    return {
+      aggregateType: result.aggregateType,
+      aggregateId: result.aggregateId,
+      sequence: result.sequence,
+      events: result.events.map(toWireEvent),
+    };
+  }
+}

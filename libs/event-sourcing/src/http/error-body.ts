@@ -1,0 +1,46 @@
+import { HttpException } from '@nestjs/common';
+import { ErrorCode, HTTP_STATUS_BY_CODE } from '../errors/error-code.js';
+import { EventSourcingError } from '../errors/event-sourcing.error.js';
+
+export interface ErrorBody {
+  statusCode: number;
+  code: string;
+  message: string;
+  [detail: string]: unknown;
+}
+
+/**
+ * Maps anything thrown while serving a request to the one error body of DESIGN.md section 10.
+ * Body-parser failures arrive here too (they happen before any route runs).
+ */
+export function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof EventSourcingError) {
+    return { ...error.details, statusCode: HTTP_STATUS_BY_CODE[error.code], code: error.code, message: error.message };
+  }
+  // Nest wraps body-parser's errors in an HttpException and keeps the original as its cause.
+  const parserError = ((error as { cause?: unknown })?.cause ?? error) as { type?: string; length?: number; limit?: number; message?: string };
+  if (parserError?.type === 'entity.parse.failed') {
+    return invalid(`malformed JSON body: ${parserError.message}`);
+  }
+  if (parserError?.type === 'entity.too.large') {
+    return invalid(`request body of ${parserError.length} bytes is larger than the limit of ${parserError.limit} bytes`);
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const given = (error.getResponse() as { code?: unknown }).code;
+    const code = typeof given === 'string' ? given : status === 404 ? ErrorCode.NOT_FOUND : status < 500 ? ErrorCode.INVALID_ARGUMENT : 'INTERNAL';
+    return { statusCode: status, code, message: messageOf(error) };
+  }
+  return { statusCode: 500, code: 'INTERNAL', message: 'internal error; the server log has the details' };
+}
+
+function invalid(message: string): ErrorBody {
+  return { statusCode: HTTP_STATUS_BY_CODE[ErrorCode.INVALID_ARGUMENT], code: ErrorCode.INVALID_ARGUMENT, message };
+}
+
+function messageOf(error: HttpException): string {
+  const response = error.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  return Array.isArray(message) ? message.join('; ') : String(message ?? error.message);
+}

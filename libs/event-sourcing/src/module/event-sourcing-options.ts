@@ -1,0 +1,30 @@
+import type { MergeStrategy } from '../merge/merge-strategy.js';
+import type { SnapshotPolicyOption } from '../snapshot/snapshot-policy-option.js';
+import type { StoreOptions } from '../store/typeorm/store-options.js';
+
+export interface EventSourcingModuleOptions {
+  /** `{type: 'sqlite', database}`, `{type: 'postgres', url}` or `{dataSource}` (an existing TypeORM DataSource). */
+  store: StoreOptions;
+  /** Commands in flight per named aggregate's scheduler (async I/O, not threads). Default 64. */
+  schedulerParallelism?: number;
+  /** Lanes of the command dispatcher (aggregate id hash mod this). Default 64. */
+  dispatcherParallelism?: number;
+  /** Module-wide snapshot default; `@Aggregate({snapshot})` overrides it. Default 'none'. */
+  snapshots?: SnapshotPolicyOption;
+  /** Default merge strategy of aggregates that do not choose one. Default COMMUTATIVE. */
+  mergeStrategy?: MergeStrategy;
+  /** One deadline for the whole graceful stop, then force stop. Default 10,000 ms. */
+  shutdownTimeoutMs?: number;
+  /** How long SIMPLE / CASCADE sends wait before SYNC_TIMEOUT. Default 5,000 ms. */
+  syncTimeoutMs?: number;
+  /** Aggregate states kept in memory between commands (LRU). Default 10,000; 0 turns the cache off. */
+  aggregateCacheSize?: number;
+}
+
+/** Options the module needs before the factory runs (they decide which controllers exist). */
+export interface EventSourcingModuleStaticOptions {
+  /** Mount the framework's HTTP controllers (commands, aggregates, dead letters, health, metrics). Default false. */
+  http?: boolean;
+}
+
+export const EVENT_SOURCING_OPTIONS = Symbol('EVENT_SOURCING_OPTIONS');

@@ -1,0 +1,106 @@
+import { type DynamicModule, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
+import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
+import type { DataSource } from 'typeorm';
+import { AggregateLoader } from '../command/aggregate-loader.js';
+import { AggregateReader } from '../command/aggregate-reader.js';
+import { CommandExecutor } from '../command/command-executor.js';
+import { CommandGateway } from '../command/command-gateway.js';
+import { AggregateExplorer } from '../discovery/aggregate-explorer.js';
+import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
+import { AggregateController } from '../http/aggregate.controller.js';
+import { CommandController } from '../http/command.controller.js';
+import { EventSourcingExceptionFilter } from '../http/event-sourcing-exception.filter.js';
+import { HealthController } from '../http/health.controller.js';
+import { MergeResolver } from '../merge/merge-resolver.js';
+import { AdmissionGate } from '../runtime/admission-gate.js';
+import { EventSourcingLifecycle } from '../runtime/event-sourcing-lifecycle.js';
+import { AggregateDispatcher, DEFAULT_PARALLELISM, DefaultAggregateSchedulerSupplier, type AggregateSchedulerSupplier } from '../scheduling/index.js';
+import { Snapshotter } from '../snapshot/snapshotter.js';
+import { DEAD_LETTER_STORE } from '../store/dead-letter-store.js';
+import { EVENT_STORE } from '../store/event-store.js';
+import { SNAPSHOT_STORE } from '../store/snapshot-store.js';
+import { openDataSource } from '../store/typeorm/open-data-source.js';
+import { TypeOrmDeadLetterStore } from '../store/typeorm/typeorm-dead-letter-store.js';
+import { TypeOrmEventStore } from '../store/typeorm/typeorm-event-store.js';
+import { TypeOrmSnapshotStore } from '../store/typeorm/typeorm-snapshot-store.js';
+import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions, type EventSourcingModuleStaticOptions } from './event-sourcing-options.js';
+import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER, EVENT_SOURCING_DATA_SOURCE } from './tokens.js';
+
+export interface EventSourcingModuleAsyncOptions extends EventSourcingModuleStaticOptions, Pick<ModuleMetadata, 'imports'> {
+  useFactory: (...args: any[]) => EventSourcingModuleOptions | Promise<EventSourcingModuleOptions>;
+  inject?: any[];
+}
+
+const runtimeProviders: Provider[] = [
+  {
+    provide: EVENT_SOURCING_DATA_SOURCE,
+    useFactory: (options: EventSourcingModuleOptions) => openDataSource(options.store),
+    inject: [EVENT_SOURCING_OPTIONS],
+  },
+  { provide: EVENT_STORE, useFactory: (ds: DataSource) => TypeOrmEventStore.create(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
+  { provide: SNAPSHOT_STORE, useFactory: (ds: DataSource) => new TypeOrmSnapshotStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
+  { provide: DEAD_LETTER_STORE, useFactory: (ds: DataSource) => new TypeOrmDeadLetterStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
+  {
+    provide: AGGREGATE_SCHEDULER_SUPPLIER,
+    useFactory: (options: EventSourcingModuleOptions) => new DefaultAggregateSchedulerSupplier('event-sourcing', options.schedulerParallelism ?? DEFAULT_PARALLELISM),
+    inject: [EVENT_SOURCING_OPTIONS],
+  },
+  {
+    provide: COMMAND_DISPATCHER,
+    useFactory: (options: EventSourcingModuleOptions, supplier: AggregateSchedulerSupplier) =>
+      new AggregateDispatcher('commands', supplier, options.dispatcherParallelism),
+    inject: [EVENT_SOURCING_OPTIONS, AGGREGATE_SCHEDULER_SUPPLIER],
+  },
+  EventSourcingRegistry,
+  AggregateExplorer,
+  AggregateLoader,
+  AggregateReader,
+  MergeResolver,
+  Snapshotter,
+  CommandExecutor,
+  CommandGateway,
+  AdmissionGate,
+  EventSourcingLifecycle,
+];
+
+const exported = [
+  EVENT_SOURCING_OPTIONS,
+  EVENT_SOURCING_DATA_SOURCE,
+  EVENT_STORE,
+  SNAPSHOT_STORE,
+  DEAD_LETTER_STORE,
+  AGGREGATE_SCHEDULER_SUPPLIER,
+  COMMAND_DISPATCHER,
+  EventSourcingRegistry,
+  AggregateReader,
+  CommandGateway,
+];
+
+/** The framework as one global Nest module: `forRoot(options)` or `forRootAsync({useFactory, inject, imports})`. */
+@Module({})
+export class EventSourcingModule {
+  static forRoot(options: EventSourcingModuleOptions & EventSourcingModuleStaticOptions): DynamicModule {
+    return EventSourcingModule.build(options, [{ provide: EVENT_SOURCING_OPTIONS, useValue: options }], []);
+  }
+
+  static forRootAsync(options: EventSourcingModuleAsyncOptions): DynamicModule {
+    const optionsProvider: Provider = { provide: EVENT_SOURCING_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] };
+    return EventSourcingModule.build(options, [optionsProvider], options.imports ?? []);
+  }
+
+  private static build(staticOptions: EventSourcingModuleStaticOptions, optionsProviders: Provider[], imports: ModuleMetadata['imports']): DynamicModule {
+    const http = staticOptions.http === true;
+    return {
+      module: EventSourcingModule,
+      global: true,
+      imports: [DiscoveryModule, ...(imports ?? [])],
+      providers: [
+        ...optionsProviders,
+        ...runtimeProviders,
+        ...(http ? [{ provide: APP_FILTER, useClass: EventSourcingExceptionFilter }] : []),
+      ],
+      controllers: http ? [CommandController, AggregateController, HealthController] : [],
+      exports: exported,
+    };
+  }
+}

@@ -1,0 +1,67 @@
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { AggregateExplorer } from '../discovery/aggregate-explorer.js';
+import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
+import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER, EVENT_SOURCING_DATA_SOURCE } from '../module/tokens.js';
+import type { AggregateDispatcher, AggregateSchedulerSupplier } from '../scheduling/index.js';
+import { AdmissionGate } from './admission-gate.js';
+import { runWithDeadline } from './deadline.js';
+
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/**
+ * Wires the runtime into Nest's lifecycle (DESIGN.md section 9): discovery at module init;
+ * at shutdown admission closes, in-flight work drains and components stop in reverse order
+ * under one deadline, then whatever is left is force-stopped; connections close last.
+ */
+@Injectable()
+export class EventSourcingLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly logger = new Logger('EventSourcing');
+  /** How the last shutdown went: within the deadline, or force-stopped after it. */
+  stopOutcome: 'running' | 'graceful' | 'forced' = 'running';
+
+  constructor(
+    private readonly explorer: AggregateExplorer,
+    private readonly admission: AdmissionGate,
+    @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
+    @Inject(AGGREGATE_SCHEDULER_SUPPLIER) private readonly supplier: AggregateSchedulerSupplier,
+    @Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
+  ) {}
+
+  onModuleInit(): void {
+    this.explorer.explore();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.admission.close();
+    const deadlineMs = this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    const graceful = async () => {
+      await this.admission.idle();
+      await this.dispatcher.stopGracefully();
+      await this.supplier.stopGracefully();
+    };
+    const finished = await runWithDeadline(graceful(), deadlineMs);
+    this.stopOutcome = finished ? 'graceful' : 'forced';
+    if (!finished) {
+      this.logger.warn(`graceful stop did not finish within ${deadlineMs} ms; force-stopping`);
+      await this.dispatcher.forceStop();
+      await this.supplier.forceStop();
+      // Running appends cannot be interrupted; they are atomic, so waiting for them keeps the store whole.
+      await this.admission.idle();
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.options.store && !('dataSource' in this.options.store) && this.dataSource.isInitialized) {
+      await this.dataSource.destroy();
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export * from './admission-gate.js';
+export * from './deadline.js';
+export * from './event-sourcing-lifecycle.js';

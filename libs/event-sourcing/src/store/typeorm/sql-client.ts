@@ -1,0 +1,128 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export function dialectOf(dataSource: DataSource): Dialect {
+  const { type } = dataSource.options;
+  if (type === 'better-sqlite3') return 'sqlite';
+  if (type === 'postgres') return 'postgres';
+  throw new Error(`the event store runs on TypeORM DataSources of type "better-sqlite3" or "postgres", not "${type}"`);
+}
+
+/**
+ * The stores' way to the database. TypeORM opens the connections and runs the migrations, but the
+ * stores talk to the driver handle it holds: TypeORM's query runner adds work to every query
+ * (logging and subscriber broadcasts, error wrapping, re-preparing or re-parsing the SQL), which the
+ * hot path of an event store cannot afford.
+ *
+ * Placeholders are `?`, bound in order. Rows come back alike from both databases: JSON columns as
+ * text, 64-bit integers as numbers, times as Unix milliseconds (SQLite) or Dates (PostgreSQL);
+ * Date parameters are bound as Unix milliseconds on SQLite.
+ */
+export interface SqlClient {
+  all<R>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+  run(sql: string, params?: readonly unknown[]): Promise<void>;
+  /** Runs a write and tells how many rows it changed. */
+  count(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+export function sqlClientFor(dataSource: DataSource): SqliteSqlClient | PostgresSqlClient {
+  if (!dataSource.isInitialized) throw new Error('initialize the DataSource before creating a store on it');
+  // The handles TypeORM's drivers hold (typed any there): better-sqlite3's Database, pg's Pool.
+  const driver = dataSource.driver as unknown as { databaseConnection: BetterSqlite3.Database; master: pg.Pool };
+  return dialectOf(dataSource) === 'sqlite'
+    ? new SqliteSqlClient(driver.databaseConnection)
+    : new PostgresSqlClient(driver.master);
+}
+
+/**
+ * TypeORM shares the one SQLite connection: a transaction that other code (a projector) holds open
+ * across an await would swallow our writes, committing or rolling back with it. Writers wait for it.
+ */
+export async function idleConnection(db: BetterSqlite3.Database): Promise<void> {
+  while (db.inTransaction) await new Promise((resolve) => setImmediate(resolve));
+}
+
+export class SqliteSqlClient implements SqlClient {
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(readonly db: BetterSqlite3.Database) {}
+
+  /** Prepared once per SQL text. */
+  statement(sql: string): BetterSqlite3.Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async all<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return this.statement(sql).all(...params.map(bindable)) as R[];
+  }
+
+  async run(sql: string, params: readonly unknown[] = []): Promise<void> {
+    await idleConnection(this.db);
+    this.statement(sql).run(...params.map(bindable));
+  }
+
+  async count(sql: string, params: readonly unknown[] = []): Promise<number> {
+    await idleConnection(this.db);
+    return this.statement(sql).run(...params.map(bindable)).changes;
+  }
+
+  /** Runs `work` synchronously in one write transaction, once no other transaction is open. */
+  async transaction<T>(work: () => T): Promise<T> {
+    await idleConnection(this.db);
+    return this.db.transaction(work).immediate();
+  }
+}
+
+const bindable = (value: unknown): unknown => (value instanceof Date ? value.getTime() : value);
+
+const JSON_OID = 114;
+const INT8_OID = 20;
+
+/** JSON stays text (parsed by the stores, as on SQLite); bigint positions fit a JS number. */
+const pgTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === JSON_OID) return (value: string) => value;
+    if (oid === INT8_OID) return Number;
+    return pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+const preparedStatements = new Map<string, { name: string; text: string }>();
+
+/**
+ * A named (server-side prepared) query for a SQL text written with `?` or `$n` placeholders.
+ * Names are process-wide so that one pooled connection never sees a name reused for other SQL.
+ */
+export function pgQuery(sql: string, values: readonly unknown[]): pg.QueryConfig {
+  let prepared = preparedStatements.get(sql);
+  if (prepared === undefined) {
+    let index = 0;
+    prepared = { name: `es_${preparedStatements.size + 1}`, text: sql.replace(/\?/g, () => `$${++index}`) };
+    preparedStatements.set(sql, prepared);
+  }
+  return { ...prepared, values: values as unknown[], types: pgTypes };
+}
+
+export class PostgresSqlClient implements SqlClient {
+  constructor(readonly pool: pg.Pool) {}
+
+  async all<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return (await this.pool.query(pgQuery(sql, params))).rows as R[];
+  }
+
+  async run(sql: string, params: readonly unknown[] = []): Promise<void> {
+    await this.pool.query(pgQuery(sql, params));
+  }
+
+  async count(sql: string, params: readonly unknown[] = []): Promise<number> {
+    return (await this.pool.query(pgQuery(sql, params))).rowCount ?? 0;
+  }
+}

@@ -1,0 +1,135 @@
+import type { DataSource } from 'typeorm';
+import type { StoredEvent, StreamId } from '../event-envelope.js';
+import type {
+  AppendRequest,
+  AppendResult,
+  CommandRecord,
+  EventStore,
+  ReadAllOptions,
+  ReadStreamOptions,
+} from '../event-store.js';
+import { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from '../store-errors.js';
+import { decodeEvent, EVENT_COLUMNS, MAX_SEQUENCE, STREAM_SEQUENCE_SQL, type EventRow } from './event-codec.js';
+import { GroupCommit, type AppendFault, type AppendWriter } from './group-commit.js';
+import { PostgresAppendWriter } from './postgres-event-store.js';
+import { ensureSchema } from './schema/migrate.js';
+import { SqliteSqlClient, sqlClientFor, type SqlClient } from './sql-client.js';
+import { SqliteAppendWriter } from './sqlite-event-store.js';
+
+export interface TypeOrmEventStoreOptions {
+  /** Most appends committed in one transaction (default 256). */
+  maxBatchSize?: number;
+}
+
+const READ_STREAM_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events
+  WHERE aggregate_type = ? AND aggregate_id = ? AND sequence > ? AND sequence <= ? ORDER BY sequence`;
+const READ_ALL_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`;
+const HEAD_POSITION_SQL = 'SELECT coalesce(max(position), 0) AS head FROM es_events';
+const FIND_COMMAND_SQL = `SELECT sequence_before, sequence_after FROM es_commands
+  WHERE aggregate_type = ? AND aggregate_id = ? AND command_id = ?`;
+const FIND_BY_EXTERNAL_ID_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events
+  WHERE aggregate_type = ? AND aggregate_id = ? AND external_id = ?`;
+
+/**
+ * The event store on TypeORM over SQLite (better-sqlite3) or PostgreSQL. Reads are shared SQL; the
+ * appends of each database are in `sqlite-event-store.ts` and `postgres-event-store.ts`, batched by
+ * group commit (`group-commit.ts`).
+ */
+export class TypeOrmEventStore implements EventStore {
+  private readonly commits: GroupCommit;
+
+  private constructor(
+    private readonly sql: SqlClient,
+    writer: AppendWriter,
+    maxBatchSize: number,
+  ) {
+    this.commits = new GroupCommit(writer, (fault, request, error) => this.explain(fault, request, error), maxBatchSize);
+  }
+
+  /**
+   * A store on an initialized DataSource. Brings the schema up to date first (`ensureSchema`: idempotent,
+   * once per DataSource), so callers need not.
+   */
+  static async create(dataSource: DataSource, options: TypeOrmEventStoreOptions = {}): Promise<TypeOrmEventStore> {
+    const maxBatchSize = options.maxBatchSize ?? 256;
+    if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
+      throw new RangeError(`maxBatchSize must be a positive integer, got ${maxBatchSize}`);
+    }
+    await ensureSchema(dataSource);
+    const sql = sqlClientFor(dataSource);
+    const writer = sql instanceof SqliteSqlClient ? new SqliteAppendWriter(sql.db) : new PostgresAppendWriter(sql.pool);
+    return new TypeOrmEventStore(sql, writer, maxBatchSize);
+  }
+
+  append(request: AppendRequest): Promise<AppendResult> {
+    return this.commits.append(request);
+  }
+
+  async readStream(stream: StreamId, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
+    const { afterSequence = 0, toSequence = MAX_SEQUENCE } = options;
+    const rows = await this.sql.all<EventRow>(READ_STREAM_SQL, [
+      stream.aggregateType,
+      stream.aggregateId,
+      afterSequence,
+      toSequence,
+    ]);
+    return rows.map(decodeEvent);
+  }
+
+  async streamSequence(stream: StreamId): Promise<number> {
+    const [row] = await this.sql.all<{ sequence: number }>(STREAM_SEQUENCE_SQL, [stream.aggregateType, stream.aggregateId]);
+    return row?.sequence ?? 0;
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
+    const { afterPosition = 0, limit = 1000 } = options;
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`readAll limit must be a positive integer, got ${limit}`);
+    const rows = await this.sql.all<EventRow>(READ_ALL_SQL, [afterPosition, limit]);
+    return rows.map(decodeEvent);
+  }
+
+  async headPosition(): Promise<number> {
+    const [row] = await this.sql.all<{ head: number }>(HEAD_POSITION_SQL);
+    return row.head;
+  }
+
+  async findCommand(stream: StreamId, commandId: string): Promise<CommandRecord | null> {
+    const [row] = await this.sql.all<{ sequence_before: number; sequence_after: number }>(FIND_COMMAND_SQL, [
+      stream.aggregateType,
+      stream.aggregateId,
+      commandId,
+    ]);
+    if (row === undefined) return null;
+    const events =
+      row.sequence_after === row.sequence_before
+        ? []
+        : await this.readStream(stream, { afterSequence: row.sequence_before, toSequence: row.sequence_after });
+    return { commandId, stream, sequence: row.sequence_after, events };
+  }
+
+  async findByExternalId(stream: StreamId, externalId: string): Promise<StoredEvent | null> {
+    const [row] = await this.sql.all<EventRow>(FIND_BY_EXTERNAL_ID_SQL, [stream.aggregateType, stream.aggregateId, externalId]);
+    return row === undefined ? null : decodeEvent(row);
+  }
+
+  /** The error for an append that failed alone in its transaction (see GroupCommit). */
+  private async explain(fault: AppendFault, request: AppendRequest, error: unknown): Promise<unknown> {
+    const { stream } = request;
+    switch (fault) {
+      case 'sequence':
+        return new ConcurrencyError(stream, request.expectedSequence, await this.streamSequence(stream));
+      case 'command':
+        return new DuplicateCommandError(stream, request.commandId ?? '');
+      case 'externalId': {
+        const ids = request.events.flatMap((event) => event.metadata.externalId ?? []);
+        for (const id of ids) {
+          if ((await this.findByExternalId(stream, id)) !== null) return new DuplicateExternalIdError(stream, id);
+        }
+        // Not stored yet: the request itself repeats an external id.
+        return new DuplicateExternalIdError(stream, ids.find((id, index) => ids.indexOf(id) !== index) ?? ids[0]);
+      }
+      case 'request':
+        return error;
+    }
+  }
+}
