@@ -1,9 +1,10 @@
+import { FailedPreconditionError, InvalidArgumentError } from '#event-sourcing';
 import { type Card, clockwiseAfter } from '../cards/index.js';
-import type { BettingAction, BlindType } from './hand.commands.js';
+import type { BettingAction, BlindType, PlayerAction } from './hand.commands.js';
 import type { HandPlayerState, HandState, Phase } from './hand.state.js';
 
-// State transitions shared by the appliers and by the handlers, which run them on a copy to
-// find out whose turn follows and whether the round closes before they emit their events.
+// Betting rules, and the state transitions shared by the appliers and the handlers: a handler
+// runs them on a copy to find out whose turn follows and whether the round closes.
 
 /** Chips going from a player's stack into the pot, as the events record them. */
 export interface Chips {
@@ -18,6 +19,9 @@ export interface Turn {
   amountToCall: number;
   closed: boolean;
 }
+
+/** The turn while the round has not started yet (between the blinds, during the draw). */
+export const NOBODY_YET: Readonly<Turn> = { actionOn: null, amountToCall: 0, closed: false };
 
 export function findPlayer(state: HandState, playerId: string): HandPlayerState | undefined {
   return state.players.find((player) => player.playerId === playerId);
@@ -115,4 +119,40 @@ function putIn(state: HandState, chips: Chips): HandPlayerState {
   player.allIn = chips.playerStack === 0;
   state.pot = chips.potTotal;
   return player;
+}
+
+/** The chips an action puts in, or why it is not allowed now. */
+export function chipsFor(command: PlayerAction, player: HandPlayerState, state: HandState): number {
+  const toCall = state.currentBet - player.betThisRound;
+  switch (command.action) {
+    case 'FOLD':
+      return 0;
+    case 'CHECK':
+      if (toCall > 0) throw new InvalidArgumentError(`cannot check facing a bet: ${toCall} to call`);
+      return 0;
+    case 'CALL':
+      if (toCall === 0) throw new InvalidArgumentError('nothing to call: check instead');
+      return Math.min(toCall, player.stack);
+    case 'ALL_IN':
+      return player.stack;
+    case 'BET':
+      if (state.currentBet > 0) throw new InvalidArgumentError(`cannot bet into a bet of ${state.currentBet}: raise instead`);
+      return sized('bet', requireAmount(command), 0, player, state.minRaise);
+    case 'RAISE':
+      if (state.currentBet === 0) throw new InvalidArgumentError('cannot raise: there is no bet; bet instead');
+      return sized('raise', requireAmount(command), toCall, player, state.minRaise);
+  }
+}
+
+/** A bet or raise of `amount` above `toCall`: at least the minimum unless it is the whole stack. */
+function sized(what: string, amount: number, toCall: number, player: HandPlayerState, minimum: number): number {
+  const chips = toCall + amount;
+  if (chips > player.stack) throw new FailedPreconditionError(`${what} ${amount} needs ${chips} chips but the stack is ${player.stack}`);
+  if (chips < player.stack && amount < minimum) throw new InvalidArgumentError(`${what} ${amount} is below the minimum ${minimum}`);
+  return chips;
+}
+
+function requireAmount(command: PlayerAction): number {
+  if (command.amount === undefined) throw new InvalidArgumentError(`${command.action} needs an amount`);
+  return command.amount;
 }

@@ -1,6 +1,7 @@
 import { Aggregate, Apply, type CommandContext, CommandHandler, FailedPreconditionError, InvalidArgumentError, MergeStrategy } from '#event-sourcing';
-import { bestHandFor, blindPositions, HOLE_CARDS, randomSeed, shuffledDeck, type Variant } from '../cards/index.js';
-import { applyAction, applyBlind, applyCommunityCards, applyDraw, findPlayer, stillIn, type Turn, turnAfter } from './betting.js';
+import { bestHandFor, blindPositions } from '../cards/index.js';
+import { applyAction, applyBlind, applyCommunityCards, applyDraw, chipsFor, findPlayer, NOBODY_YET, stillIn, turnAfter } from './betting.js';
+import { dealCards } from './dealing.js';
 import { AwardPot, type BettingAction, DealCards, DealCommunityCards, PlayerAction, PostBlind, RequestDraw, RevealCards } from './hand.commands.js';
 import {
   ActionTaken,
@@ -10,7 +11,6 @@ import {
   CardsMucked,
   CardsRevealed,
   CommunityCardsDealt,
-  type DealtHand,
   DrawCompleted,
   HandComplete,
   PotAwarded,
@@ -28,13 +28,15 @@ const STREETS: Partial<Record<Phase, { phase: Phase; count: number }>> = {
  * One hand of poker, driven by commands from the hand-flow process manager. STRICT: action
  * order matters, so a command decided on a stale sequence is refused rather than merged.
  *
- * How the phase moves: CardsDealt opens PREFLOP (blinds first). When a betting round closes
- * (BettingRoundComplete), the hand goes to SHOWDOWN if one player is left or the round was the
- * last one (RIVER; Five Card Draw's round after the DRAW); Five Card Draw goes from PREFLOP to DRAW,
- * where everyone still in draws once and the last draw opens the final round, still in phase DRAW;
- * otherwise it waits for DealCommunityCards. A street dealt while fewer than two players can
- * still bet closes its round at once, so all-in hands run out the board street by street and
- * reach SHOWDOWN the same way. AwardPot then completes the hand.
+ * How the phase moves, with no command of its own for SHOWDOWN:
+ * - CardsDealt opens PREFLOP; betting starts once both blinds are posted.
+ * - When a round closes (BettingRoundComplete{phase}) the hand goes to SHOWDOWN if one player is
+ *   left or that was the last round (RIVER; in Five Card Draw the round after the draw). Otherwise
+ *   Hold'em and Omaha wait for DealCommunityCards, and Five Card Draw goes to DRAW: everyone still
+ *   in draws once, and the last draw opens the final betting round, still in phase DRAW.
+ * - A street (or the draw) after which fewer than two players can bet closes its round at once,
+ *   so an all-in hand runs the board out street by street and reaches SHOWDOWN the same way.
+ * - RevealCards at SHOWDOWN is optional; AwardPot ends the hand (HandComplete, phase COMPLETE).
  */
 @Aggregate('hand', { mergeStrategy: MergeStrategy.STRICT })
 export class HandAggregate {
@@ -65,7 +67,7 @@ export class HandAggregate {
     const blind = { playerId: player.playerId, blindType: command.blindType, amount, playerStack: player.stack - amount, potTotal: state.pot + amount };
     const next = structuredClone(state);
     applyBlind(next, blind);
-    const turn: Turn = small ? { actionOn: null, amountToCall: 0, closed: false } : turnAfter(next, blinds.big);
+    const turn = small ? NOBODY_YET : turnAfter(next, blinds.big);
     const posted = new BlindPosted(blind.playerId, blind.blindType, amount, blind.playerStack, blind.potTotal, turn.actionOn, turn.amountToCall);
     return turn.closed ? [posted, new BettingRoundComplete(state.phase)] : [posted];
   }
@@ -108,8 +110,7 @@ export class HandAggregate {
     requireDealt(state);
     if (state.variant !== 'FIVE_CARD_DRAW') throw new InvalidArgumentError(`drawing is only in FIVE_CARD_DRAW; this hand is ${state.variant}`);
     if (state.status !== 'drawing') throw new FailedPreconditionError(`cards are drawn in the DRAW phase before its betting; the hand is ${where(state)}`);
-    const player = requirePlayer(state, command.playerId);
-    if (player.folded) throw new FailedPreconditionError(`${player.playerId} has folded`);
+    const player = requireStillIn(state, command.playerId);
     if (player.hasDrawn) throw new FailedPreconditionError(`${player.playerId} has already drawn`);
     const count = command.discardIndices.length;
     if (count > state.deck.length) throw new FailedPreconditionError(`only ${state.deck.length} cards are left in the deck, ${count} requested`);
@@ -118,7 +119,7 @@ export class HandAggregate {
     const next = structuredClone(state);
     applyDraw(next, player.playerId, discarded, drawn);
     const lastDraw = next.status === 'betting';
-    const turn: Turn = lastDraw ? turnAfter(next, state.dealerPosition) : { actionOn: null, amountToCall: 0, closed: false };
+    const turn = lastDraw ? turnAfter(next, state.dealerPosition) : NOBODY_YET;
     const completed = new DrawCompleted(player.playerId, discarded, drawn, turn.actionOn);
     return turn.closed ? [completed, new BettingRoundComplete('DRAW')] : [completed];
   }
@@ -249,34 +250,6 @@ export class HandAggregate {
   }
 }
 
-function dealCards(command: DealCards): CardsDealt {
-  if (new Set(command.players.map((p) => p.playerId)).size !== command.players.length) {
-    throw new InvalidArgumentError(`players must be distinct, got ${command.players.map((p) => p.playerId).join(', ')}`);
-  }
-  const positions = command.players.map((p) => p.position);
-  if (new Set(positions).size !== positions.length) throw new InvalidArgumentError(`positions must be distinct, got ${positions.join(', ')}`);
-  if (!positions.includes(command.dealerPosition)) {
-    throw new InvalidArgumentError(`dealerPosition ${command.dealerPosition} is not one of the players' positions ${positions.join(', ')}`);
-  }
-  if (command.smallBlind > command.bigBlind) {
-    throw new InvalidArgumentError(`smallBlind ${command.smallBlind} must not exceed bigBlind ${command.bigBlind}`);
-  }
-  const seed = command.deck ? null : (command.seed ?? randomSeed());
-  const deck = command.deck ? [...command.deck] : shuffledDeck(seed!);
-  const players = holeCardsRoundRobin(command.variant, command.players, deck);
-  const { tableId, handNumber, variant, dealerPosition, smallBlind, bigBlind } = command;
-  return new CardsDealt(tableId, handNumber, variant, players, deck.slice(players.length * HOLE_CARDS[variant]), dealerPosition, smallBlind, bigBlind, seed);
-}
-
-/** One card at a time to each player in turn, off the top of the deck, no burn cards. */
-function holeCardsRoundRobin(variant: Variant, players: DealCards['players'], deck: string[]): DealtHand[] {
-  const hands: DealtHand[] = players.map(({ playerId, position, stack }) => ({ playerId, position, stack, holeCards: [] }));
-  for (let round = 0; round < HOLE_CARDS[variant]; round++) {
-    hands.forEach((hand, i) => hand.holeCards.push(deck[round * hands.length + i]));
-  }
-  return hands;
-}
-
 function where(state: HandState): string {
   return `in phase ${state.phase} (${state.status.replace('_', ' ')})`;
 }
@@ -306,40 +279,4 @@ function requireActive(state: HandState, playerId: string): HandPlayerState {
   const player = requireStillIn(state, playerId);
   if (player.allIn) throw new FailedPreconditionError(`${playerId} is all-in`);
   return player;
-}
-
-/** The chips an action puts in, or why it is not allowed now. */
-function chipsFor(command: PlayerAction, player: HandPlayerState, state: HandState): number {
-  const toCall = state.currentBet - player.betThisRound;
-  switch (command.action) {
-    case 'FOLD':
-      return 0;
-    case 'CHECK':
-      if (toCall > 0) throw new InvalidArgumentError(`cannot check facing a bet: ${toCall} to call`);
-      return 0;
-    case 'CALL':
-      if (toCall === 0) throw new InvalidArgumentError('nothing to call: check instead');
-      return Math.min(toCall, player.stack);
-    case 'ALL_IN':
-      return player.stack;
-    case 'BET':
-      if (state.currentBet > 0) throw new InvalidArgumentError(`cannot bet into a bet of ${state.currentBet}: raise instead`);
-      return sized('bet', requireAmount(command), 0, player, state.minRaise);
-    case 'RAISE':
-      if (state.currentBet === 0) throw new InvalidArgumentError('cannot raise: there is no bet; bet instead');
-      return sized('raise', requireAmount(command), toCall, player, state.minRaise);
-  }
-}
-
-/** A bet or raise of `amount` above `toCall`: at least the minimum unless it is the whole stack. */
-function sized(what: string, amount: number, toCall: number, player: HandPlayerState, minimum: number): number {
-  const chips = toCall + amount;
-  if (chips > player.stack) throw new FailedPreconditionError(`${what} ${amount} needs ${chips} chips but the stack is ${player.stack}`);
-  if (chips < player.stack && amount < minimum) throw new InvalidArgumentError(`${what} ${amount} is below the minimum ${minimum}`);
-  return chips;
-}
-
-function requireAmount(command: PlayerAction): number {
-  if (command.amount === undefined) throw new InvalidArgumentError(`${command.action} needs an amount`);
-  return command.amount;
 }

@@ -1,5 +1,4 @@
 import { AggregateId } from '#event-sourcing';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -16,10 +15,9 @@ import {
   Max,
   Min,
   ValidateBy,
-  ValidateNested,
 } from 'class-validator';
-import { CARD_PATTERN, type Card, type Seed, VARIANTS, type Variant } from '../cards/index.js';
-import { MAX_SEATS, positiveChips, says, wholeChips } from '../table/index.js';
+import { type Award, CARD_PATTERN, type Card, type Seed, VARIANTS, type Variant } from '../cards/index.js';
+import { EachEntry, isPositiveChips, MAX_SEATS, positiveChips, says, wholeChips } from '../table/index.js';
 
 export const BETTING_ACTIONS = ['FOLD', 'CHECK', 'CALL', 'BET', 'RAISE', 'ALL_IN'] as const;
 export type BettingAction = (typeof BETTING_ACTIONS)[number];
@@ -37,11 +35,14 @@ abstract class HandCommand {
   handId!: string;
 }
 
-export class DealtPlayer {
-  @IsString() @Length(1, 200) playerId!: string;
-  @IsInt(seatRange) @Min(0, seatRange) @Max(MAX_SEATS - 1, seatRange) position!: number;
-  @IsInt(wholeChips) @IsPositive(positiveChips) stack!: number;
+export interface DealtPlayer {
+  playerId: string;
+  position: number;
+  stack: number;
 }
+
+const isId = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= 200;
+const isSeat = (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) < MAX_SEATS;
 
 export class DealCards extends HandCommand {
   @IsString() @Length(1, 200) tableId!: string;
@@ -51,8 +52,7 @@ export class DealCards extends HandCommand {
   @IsArray(countOf('players', 2, MAX_SEATS))
   @ArrayMinSize(2, countOf('players', 2, MAX_SEATS))
   @ArrayMaxSize(MAX_SEATS, countOf('players', 2, MAX_SEATS))
-  @ValidateNested({ each: true })
-  @Type(() => DealtPlayer)
+  @EachEntry('isDealtPlayer', (p) => isId(p.playerId) && isSeat(p.position) && isPositiveChips(p.stack), `a list of {playerId, position 0 to ${MAX_SEATS - 1}, stack > 0}`)
   players!: DealtPlayer[];
   @IsInt(seatRange) @Min(0, seatRange) @Max(MAX_SEATS - 1, seatRange) dealerPosition!: number;
   @IsInt(wholeChips) @IsPositive(positiveChips) smallBlind!: number;
@@ -109,16 +109,10 @@ export class RevealCards extends HandCommand {
   @IsOptional() @IsBoolean(says('true or false')) muck?: boolean;
 }
 
-export class PotShareInput {
-  @IsString() @Length(1, 200) playerId!: string;
-  @IsInt(wholeChips) @IsPositive(positiveChips) amount!: number;
-}
-
 export class AwardPot extends HandCommand {
   @IsArray(countOf('awards', 1, MAX_SEATS))
   @ArrayMinSize(1, countOf('awards', 1, MAX_SEATS))
   @ArrayMaxSize(MAX_SEATS, countOf('awards', 1, MAX_SEATS))
-  @ValidateNested({ each: true })
-  @Type(() => PotShareInput)
-  awards!: PotShareInput[];
+  @EachEntry('isPotShare', (a) => isId(a.playerId) && isPositiveChips(a.amount), 'a list of {playerId, amount > 0}')
+  awards!: Award[];
 }

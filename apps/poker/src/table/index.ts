@@ -1,4 +1,4 @@
-export * from './command-messages.js';
+export * from './command-validation.js';
 export * from './table.aggregate.js';
 export * from './table.commands.js';
 export * from './table.events.js';

@@ -1,7 +1,7 @@
 import { AggregateId } from '#event-sourcing';
 import { IsIn, IsInt, IsObject, IsOptional, IsPositive, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { VARIANTS, type Variant } from '../cards/index.js';
-import { positiveChips, says, wholeChips } from './command-messages.js';
+import { positiveChips, says, wholeChips } from './command-validation.js';
 
 export const MAX_SEATS = 10;
 export const DEFAULT_ACTION_TIMEOUT_MS = 30_000;

@@ -48,7 +48,7 @@ export class HandStarted {
     readonly smallBlind: number,
     readonly bigBlind: number,
     readonly players: HandPlayer[],
-    /** Beyond POKER.md, so the hand flow needs nothing but this event: */
+    // Beyond POKER.md's fields, so the sagas and the hand flow need nothing but this event.
     readonly tableId: string,
     readonly actionTimeoutMs: number,
   ) {}

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AggregateDefinition } from '../discovery/aggregate-definition.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
+import { newestUsableSnapshot } from '../snapshot/newest-usable-snapshot.js';
 import type { StoredEvent, StreamId } from '../store/event-envelope.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { SNAPSHOT_STORE, type SnapshotStore } from '../store/snapshot-store.js';
@@ -69,13 +70,8 @@ export class AggregateLoader {
 
   private async fromSnapshot(aggregate: AggregateDefinition, stream: StreamId, atOrBelow?: number): Promise<LoadedAggregate> {
     // Always looked up, also under the 'none' policy: a handler may still have handed back state.
-    try {
-      const snapshot = await this.snapshots.loadLatest(stream, aggregate.stateVersion, atOrBelow);
-      if (snapshot) return { state: snapshot.state, sequence: snapshot.sequence };
-    } catch (error) {
-      this.logger.warn(`ignoring snapshot, rebuilding from events: ${(error as Error).message}`);
-    }
-    return { state: aggregate.initialState(), sequence: 0 };
+    const snapshot = await newestUsableSnapshot(this.snapshots, stream, aggregate.stateVersion, atOrBelow, this.logger);
+    return snapshot ? { state: snapshot.state, sequence: snapshot.sequence } : { state: aggregate.initialState(), sequence: 0 };
   }
 }
 

@@ -1,17 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
 import { SequenceMismatchError } from '../errors/index.js';
 import { MergeResolver } from '../merge/merge-resolver.js';
 import type { MergeStrategy } from '../merge/merge-strategy.js';
+import { EventNotifier } from '../runtime/event-notifier.js';
 import { Snapshotter } from '../snapshot/snapshotter.js';
-import type { NewEvent, StreamId } from '../store/event-envelope.js';
+import type { StreamId } from '../store/event-envelope.js';
 import { EVENT_STORE, type CommandRecord, type EventStore } from '../store/event-store.js';
 import { ConcurrencyError, DuplicateCommandError } from '../store/store-errors.js';
 import { AggregateLoader, type LoadedAggregate } from './aggregate-loader.js';
 import type { CommandContext } from './command-context.js';
 import { invokeHandler } from './handler-invoker.js';
 import type { NormalizedHandlerResult } from './handler-result.js';
+import { toNewEvent, type EventMetadataInput } from './new-event.js';
 import type { CommandResult } from './send-options.js';
 
 /** A validated command with everything the pipeline needs to run it. */
@@ -43,6 +44,7 @@ export class CommandExecutor {
     private readonly loader: AggregateLoader,
     private readonly merge: MergeResolver,
     private readonly snapshotter: Snapshotter,
+    private readonly notifier: EventNotifier,
   ) {}
 
   async execute(envelope: CommandEnvelope): Promise<CommandResult> {
@@ -65,10 +67,12 @@ export class CommandExecutor {
         now,
       };
       const decided = await this.decide(envelope, loaded, expected, context);
-      const events = decided.events.map((event) => toNewEvent(event, envelope, now));
+      const metadata = eventMetadata(envelope);
+      const events = decided.events.map((event) => toNewEvent(event, metadata, now));
       try {
         const appended = await this.store.append({ stream, expectedSequence: loaded.sequence, events, commandId: envelope.commandId });
         const after = this.loader.advance(aggregate, stream, loaded, events, appended.sequence);
+        if (appended.events.length > 0) this.notifier.appended(appended.events[appended.events.length - 1].position);
         await this.snapshotter.afterCommit(
           aggregate,
           stream,
@@ -123,21 +127,14 @@ export class CommandExecutor {
   }
 }
 
-function toNewEvent(event: object, envelope: CommandEnvelope, now: Date): NewEvent {
+/** An event is caused by its command; what caused the command (a saga's event) is kept beside it. */
+function eventMetadata(envelope: CommandEnvelope): EventMetadataInput {
   return {
-    type: event.constructor.name,
-    payload: { ...event },
-    metadata: {
-      ...envelope.metadata,
-      eventId: randomUUID(),
-      commandId: envelope.commandId,
-      correlationId: envelope.correlationId,
-      // An event is caused by its command; what caused the command (a saga's event) is kept beside it
-      // so the causation chain can be followed through the store.
-      causationId: envelope.commandId,
-      ...(envelope.causationId ? { commandCausationId: envelope.causationId } : {}),
-    },
-    occurredAt: now,
+    ...envelope.metadata,
+    commandId: envelope.commandId,
+    correlationId: envelope.correlationId,
+    causationId: envelope.commandId,
+    ...(envelope.causationId ? { commandCausationId: envelope.causationId } : {}),
   };
 }
 

@@ -3,12 +3,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
+import { assertMergeStrategyUsable } from '../merge/merge-strategy.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { AggregateDispatcher } from '../scheduling/index.js';
 import { COMMAND_DISPATCHER } from '../module/tokens.js';
+import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
+import { SyncWaiter } from '../processing/sync-waiter.js';
 import { CommandExecutor } from './command-executor.js';
 import { validateCommand, validateId, validateSendOptions } from './command-validation.js';
-import type { CommandResult, SendOptions } from './send-options.js';
+import { SyncMode, type CommandResult, type SendOptions } from './send-options.js';
+
+const DEFAULT_SYNC_TIMEOUT_MS = 5_000;
 
 /** The one way commands enter the framework (HTTP, @nestjs/cqrs, sagas and users all come here). */
 @Injectable()
@@ -18,6 +23,8 @@ export class CommandGateway {
     private readonly executor: CommandExecutor,
     private readonly admission: AdmissionGate,
     @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
+    private readonly syncWaiter: SyncWaiter,
+    @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
   ) {}
 
   /** Whether one of our aggregates handles this command (used by the @nestjs/cqrs bridge). */
@@ -25,32 +32,47 @@ export class CommandGateway {
     return this.registry.handlerForInstance(command) !== undefined;
   }
 
-  send(command: object, options: SendOptions = {}): Promise<CommandResult> {
-    return this.admission.run(async () => {
-      const handler = this.registry.handlerForInstance(command);
-      if (!handler) {
-        throw new NotFoundError(`no aggregate handles command ${command?.constructor?.name ?? typeof command}`);
-      }
-      validateSendOptions(options);
-      const aggregateId = resolveAggregateId(handler, command, options);
-      await validateCommand(command);
-      const commandId = options.commandId ?? randomUUID();
-      const stream = { aggregateType: handler.aggregate.type, aggregateId };
-      return this.dispatcher.dispatch(stream.aggregateType, aggregateId, () =>
-        this.executor.execute({
-          handler,
-          command,
-          stream,
-          commandId,
-          commandIdGiven: options.commandId !== undefined,
-          correlationId: options.correlationId ?? commandId,
-          causationId: options.causationId ?? null,
-          expectedSequence: options.expectedSequence,
-          mergeStrategy: options.mergeStrategy,
-          metadata: options.metadata,
-        }),
-      );
-    });
+  /** Sends a command; with a sync mode, also waits for its consequences (SYNC_TIMEOUT when they are late). */
+  async send(command: object, options: SendOptions = {}): Promise<CommandResult> {
+    const result = await this.admission.run(() => this.dispatch(command, options));
+    const mode = options.syncMode ?? SyncMode.ASYNC;
+    if (mode !== SyncMode.ASYNC) {
+      const timeout = options.syncTimeoutMs ?? this.options.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS;
+      await this.syncWaiter.wait(result, mode, timeout, result.events[0]?.metadata.correlationId ?? options.correlationId ?? result.commandId);
+    }
+    return result;
+  }
+
+  /** For sagas and process managers: admitted while shutting down, so they can finish their batch. */
+  sendInternal(command: object, options: SendOptions): Promise<CommandResult> {
+    return this.admission.run(() => this.dispatch(command, options), true);
+  }
+
+  private async dispatch(command: object, options: SendOptions): Promise<CommandResult> {
+    const handler = this.registry.handlerForInstance(command);
+    if (!handler) {
+      throw new NotFoundError(`no aggregate handles command ${command?.constructor?.name ?? typeof command}`);
+    }
+    validateSendOptions(options);
+    assertMergeStrategyUsable(handler.aggregate, options.mergeStrategy);
+    const aggregateId = resolveAggregateId(handler, command, options);
+    await validateCommand(command);
+    const commandId = options.commandId ?? randomUUID();
+    const stream = { aggregateType: handler.aggregate.type, aggregateId };
+    return this.dispatcher.dispatch(stream.aggregateType, aggregateId, () =>
+      this.executor.execute({
+        handler,
+        command,
+        stream,
+        commandId,
+        commandIdGiven: options.commandId !== undefined,
+        correlationId: options.correlationId ?? commandId,
+        causationId: options.causationId ?? null,
+        expectedSequence: options.expectedSequence,
+        mergeStrategy: options.mergeStrategy,
+        metadata: options.metadata,
+      }),
+    );
   }
 }
 

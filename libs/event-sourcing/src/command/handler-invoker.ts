@@ -10,11 +10,19 @@ export async function invokeHandler(
   context: CommandContext,
 ): Promise<NormalizedHandlerResult> {
   const result = normalizeHandlerResult(await handler.handle(command, state, context));
-  for (const event of result.events) {
+  assertDeclaredEvents(handler, result.events, handler.location);
+  return result;
+}
+
+/**
+ * Every event must be one the handler declares (and so has an `@Apply`): an undeclared one would
+ * be stored and then make the aggregate impossible to rebuild. `source` names who returned them.
+ */
+export function assertDeclaredEvents(handler: CommandHandlerDefinition, events: readonly object[], source: string): void {
+  for (const event of events) {
     const type = event?.constructor?.name;
     if (!type || !handler.emits.has(type)) {
-      throw new Error(`${handler.location} returned ${type ?? typeof event}, which is not in its emits: [${[...handler.emits].join(', ')}]`);
+      throw new Error(`${source} returned ${type ?? typeof event}, which is not in the emits of ${handler.location}: [${[...handler.emits].join(', ')}]`);
     }
   }
-  return result;
 }

@@ -7,3 +7,4 @@ export * from './command-gateway.js';
 export * from './command-validation.js';
 export * from './handler-result.js';
 export * from './send-options.js';
+export * from './new-event.js';

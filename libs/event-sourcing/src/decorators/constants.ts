@@ -3,3 +3,7 @@ export const COMMAND_HANDLERS_METADATA = 'event-sourcing:command-handlers';
 export const APPLIERS_METADATA = 'event-sourcing:appliers';
 export const MERGE_HANDLER_METADATA = 'event-sourcing:merge-handler';
 export const AGGREGATE_ID_PROPERTY_METADATA = 'event-sourcing:aggregate-id-property';
+export const SUBSCRIBER_METADATA = 'event-sourcing:subscriber';
+export const EVENT_HANDLERS_METADATA = 'event-sourcing:event-handlers';
+export const REJECTION_HANDLER_METADATA = 'event-sourcing:rejection-handler';
+export const TIMEOUT_HANDLERS_METADATA = 'event-sourcing:timeout-handlers';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type Type } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { APPLIERS_METADATA, COMMAND_HANDLERS_METADATA } from '../decorators/constants.js';
+import { APPLIERS_METADATA, COMMAND_HANDLERS_METADATA, SUBSCRIBER_METADATA } from '../decorators/constants.js';
+import type { SubscriberMetadata } from '../decorators/subscriber-types.js';
 import type { ApplierMetadata, CommandHandlerMetadata } from '../decorators/decorator-types.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
 import { aggregateMetadataOf, buildAggregateDefinition } from './aggregate-definition-builder.js';
@@ -32,9 +33,11 @@ export class AggregateExplorer {
     for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
       const classRef = wrapper.metatype as Type | undefined;
       if (typeof classRef !== 'function' || seen.has(classRef) || aggregateMetadataOf(classRef)) continue;
+      // Process managers are event-sourced too: their @Apply methods are theirs to have.
+      const processManager = (Reflect.getMetadata(SUBSCRIBER_METADATA, classRef) as SubscriberMetadata | undefined)?.kind === 'process-manager';
       const stray: Array<CommandHandlerMetadata | ApplierMetadata> = [
         ...(Reflect.getMetadata(COMMAND_HANDLERS_METADATA, classRef) ?? []),
-        ...(Reflect.getMetadata(APPLIERS_METADATA, classRef) ?? []),
+        ...(processManager ? [] : (Reflect.getMetadata(APPLIERS_METADATA, classRef) ?? [])),
       ];
       for (const entry of stray) problems.push(`${classRef.name}.${entry.methodName} is a @CommandHandler/@Apply outside an @Aggregate class`);
     }

@@ -1,5 +1,6 @@
 import { Injectable, type Type } from '@nestjs/common';
 import type { AggregateDefinition, CommandHandlerDefinition } from './aggregate-definition.js';
+import type { SubscriberDefinition } from './subscriber-definition.js';
 
 /**
  * Who handles what, filled by the explorer at bootstrap and read by the runtime. Subscribers
@@ -10,8 +11,24 @@ export class EventSourcingRegistry {
   readonly aggregates = new Map<string, AggregateDefinition>();
   readonly commandsByType = new Map<string, CommandHandlerDefinition>();
   readonly commandsByClass = new Map<Type, CommandHandlerDefinition>();
-  /** Event type name -> the aggregate that applies it. */
+  /** Event type name -> the aggregate (or process manager) that applies it. */
   readonly eventOwners = new Map<string, AggregateDefinition>();
+  readonly subscribers = new Map<string, SubscriberDefinition>();
+  /** Event type name -> the subscribers handling it. */
+  readonly subscribersByEvent = new Map<string, SubscriberDefinition[]>();
+
+  addSubscriber(definition: SubscriberDefinition): void {
+    this.subscribers.set(definition.name, definition);
+    for (const eventType of definition.handlers.keys()) {
+      const list = this.subscribersByEvent.get(eventType) ?? [];
+      list.push(definition);
+      this.subscribersByEvent.set(eventType, list);
+    }
+  }
+
+  subscribersOf(eventType: string): readonly SubscriberDefinition[] {
+    return this.subscribersByEvent.get(eventType) ?? [];
+  }
 
   aggregate(type: string): AggregateDefinition | undefined {
     return this.aggregates.get(type);

@@ -1,4 +1,5 @@
 export * from './merge-decision.js';
 export * from './merge-resolver.js';
 export * from './merge-strategy.js';
+export * from './parked-command.js';
 export * from './state-diff.js';

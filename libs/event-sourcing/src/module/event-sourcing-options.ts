@@ -19,6 +19,19 @@ export interface EventSourcingModuleOptions {
   syncTimeoutMs?: number;
   /** Aggregate states kept in memory between commands (LRU). Default 10,000; 0 turns the cache off. */
   aggregateCacheSize?: number;
+  /** Projectors, sagas and process managers. */
+  processing?: ProcessingOptions;
+}
+
+export interface ProcessingOptions {
+  /** Run the subscriptions in this process. Default true (a CLI may turn them off). */
+  enabled?: boolean;
+  /** Lanes per subscriber kind, and tasks in flight per named aggregate. Default 64. */
+  parallelism?: number;
+  /** Polling backstop for appends made by other instances. Default 250 ms. */
+  pollIntervalMs?: number;
+  /** How often due process-manager timers are looked for. Default 200 ms. */
+  timerPollIntervalMs?: number;
 }
 
 /** Options the module needs before the factory runs (they decide which controllers exist). */

@@ -5,18 +5,33 @@ import { AggregateLoader } from '../command/aggregate-loader.js';
 import { AggregateReader } from '../command/aggregate-reader.js';
 import { CommandExecutor } from '../command/command-executor.js';
 import { CommandGateway } from '../command/command-gateway.js';
+import { CommandDeadLetterRetrier } from '../dead-letter/command-retrier.js';
+import { DeadLetterService } from '../dead-letter/dead-letter.service.js';
 import { AggregateExplorer } from '../discovery/aggregate-explorer.js';
+import { SubscriberExplorer } from '../discovery/subscriber-explorer.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { AggregateController } from '../http/aggregate.controller.js';
 import { CommandController } from '../http/command.controller.js';
+import { DeadLetterController } from '../http/dead-letter.controller.js';
 import { EventSourcingExceptionFilter } from '../http/event-sourcing-exception.filter.js';
 import { HealthController } from '../http/health.controller.js';
 import { MergeResolver } from '../merge/merge-resolver.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { EventSourcingLifecycle } from '../runtime/event-sourcing-lifecycle.js';
 import { AggregateDispatcher, DEFAULT_PARALLELISM, DefaultAggregateSchedulerSupplier, type AggregateSchedulerSupplier } from '../scheduling/index.js';
+import { EmissionSender } from '../processing/emission-sender.js';
+import { EventDeadLetterRetrier } from '../processing/event-dead-letter-retrier.js';
+import { EventProcessor } from '../processing/event-processor.js';
+import { FactAppender } from '../processing/fact-appender.js';
+import { SyncWaiter } from '../processing/sync-waiter.js';
+import { EventNotifier } from '../runtime/event-notifier.js';
+import { SnapshotRebuilder } from '../snapshot/snapshot-rebuilder.js';
 import { Snapshotter } from '../snapshot/snapshotter.js';
+import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
 import { DEAD_LETTER_STORE } from '../store/dead-letter-store.js';
+import { TIMER_STORE } from '../store/timer-store.js';
+import { TypeOrmCheckpointStore } from '../store/typeorm/typeorm-checkpoint-store.js';
+import { TypeOrmTimerStore } from '../store/typeorm/typeorm-timer-store.js';
 import { EVENT_STORE } from '../store/event-store.js';
 import { SNAPSHOT_STORE } from '../store/snapshot-store.js';
 import { openDataSource } from '../store/typeorm/open-data-source.js';
@@ -40,6 +55,8 @@ const runtimeProviders: Provider[] = [
   { provide: EVENT_STORE, useFactory: (ds: DataSource) => TypeOrmEventStore.create(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   { provide: SNAPSHOT_STORE, useFactory: (ds: DataSource) => new TypeOrmSnapshotStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   { provide: DEAD_LETTER_STORE, useFactory: (ds: DataSource) => new TypeOrmDeadLetterStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
+  { provide: CHECKPOINT_STORE, useFactory: (ds: DataSource) => new TypeOrmCheckpointStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
+  { provide: TIMER_STORE, useFactory: (ds: DataSource) => new TypeOrmTimerStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   {
     provide: AGGREGATE_SCHEDULER_SUPPLIER,
     useFactory: (options: EventSourcingModuleOptions) => new DefaultAggregateSchedulerSupplier('event-sourcing', options.schedulerParallelism ?? DEFAULT_PARALLELISM),
@@ -53,12 +70,22 @@ const runtimeProviders: Provider[] = [
   },
   EventSourcingRegistry,
   AggregateExplorer,
+  SubscriberExplorer,
+  EventNotifier,
+  EventProcessor,
+  EventDeadLetterRetrier,
+  EmissionSender,
+  FactAppender,
+  SyncWaiter,
   AggregateLoader,
   AggregateReader,
   MergeResolver,
   Snapshotter,
+  SnapshotRebuilder,
   CommandExecutor,
   CommandGateway,
+  CommandDeadLetterRetrier,
+  DeadLetterService,
   AdmissionGate,
   EventSourcingLifecycle,
 ];
@@ -69,11 +96,17 @@ const exported = [
   EVENT_STORE,
   SNAPSHOT_STORE,
   DEAD_LETTER_STORE,
+  CHECKPOINT_STORE,
+  TIMER_STORE,
   AGGREGATE_SCHEDULER_SUPPLIER,
   COMMAND_DISPATCHER,
   EventSourcingRegistry,
   AggregateReader,
   CommandGateway,
+  SnapshotRebuilder,
+  EventNotifier,
+  EventProcessor,
+  FactAppender,
 ];
 
 /** The framework as one global Nest module: `forRoot(options)` or `forRootAsync({useFactory, inject, imports})`. */
@@ -99,7 +132,7 @@ export class EventSourcingModule {
         ...runtimeProviders,
         ...(http ? [{ provide: APP_FILTER, useClass: EventSourcingExceptionFilter }] : []),
       ],
-      controllers: http ? [CommandController, AggregateController, HealthController] : [],
+      controllers: http ? [CommandController, AggregateController, DeadLetterController, HealthController] : [],
       exports: exported,
     };
   }

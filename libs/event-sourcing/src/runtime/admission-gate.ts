@@ -19,9 +19,13 @@ export class AdmissionGate {
     return this.inFlight;
   }
 
-  /** Runs `work` if admission is open; UNAVAILABLE otherwise. */
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (!this.open) throw new UnavailableError('the service is shutting down and accepts no new commands');
+  /**
+   * Runs `work` if admission is open; UNAVAILABLE otherwise. `internal` work (commands and facts
+   * that sagas and process managers emit while finishing their current batch) is still admitted
+   * while closing, and counted, so the drain waits for it.
+   */
+  async run<T>(work: () => Promise<T>, internal = false): Promise<T> {
+    if (!this.open && !internal) throw new UnavailableError('the service is shutting down and accepts no new commands');
     this.inFlight++;
     try {
       return await work();

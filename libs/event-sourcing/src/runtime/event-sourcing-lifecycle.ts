@@ -1,5 +1,6 @@
 import {
   type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
   Inject,
   Injectable,
   Logger,
@@ -8,6 +9,8 @@ import {
 } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { AggregateExplorer } from '../discovery/aggregate-explorer.js';
+import { SubscriberExplorer } from '../discovery/subscriber-explorer.js';
+import { EventProcessor } from '../processing/event-processor.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
 import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER, EVENT_SOURCING_DATA_SOURCE } from '../module/tokens.js';
 import type { AggregateDispatcher, AggregateSchedulerSupplier } from '../scheduling/index.js';
@@ -22,13 +25,15 @@ const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
  * under one deadline, then whatever is left is force-stopped; connections close last.
  */
 @Injectable()
-export class EventSourcingLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
+export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('EventSourcing');
   /** How the last shutdown went: within the deadline, or force-stopped after it. */
   stopOutcome: 'running' | 'graceful' | 'forced' = 'running';
 
   constructor(
     private readonly explorer: AggregateExplorer,
+    private readonly subscribers: SubscriberExplorer,
+    private readonly processor: EventProcessor,
     private readonly admission: AdmissionGate,
     @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
     @Inject(AGGREGATE_SCHEDULER_SUPPLIER) private readonly supplier: AggregateSchedulerSupplier,
@@ -38,12 +43,20 @@ export class EventSourcingLifecycle implements OnModuleInit, BeforeApplicationSh
 
   onModuleInit(): void {
     this.explorer.explore();
+    this.subscribers.explore();
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.options.processing?.enabled !== false) await this.processor.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.admission.close();
     const deadlineMs = this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    // Reverse of start: subscriptions finish their batch (their commands are still admitted), then
+    // the commands in flight drain, then the command lanes and their schedulers close.
     const graceful = async () => {
+      await this.processor.stopGracefully();
       await this.admission.idle();
       await this.dispatcher.stopGracefully();
       await this.supplier.stopGracefully();
@@ -52,6 +65,7 @@ export class EventSourcingLifecycle implements OnModuleInit, BeforeApplicationSh
     this.stopOutcome = finished ? 'graceful' : 'forced';
     if (!finished) {
       this.logger.warn(`graceful stop did not finish within ${deadlineMs} ms; force-stopping`);
+      await this.processor.forceStop();
       await this.dispatcher.forceStop();
       await this.supplier.forceStop();
       // Running appends cannot be interrupted; they are atomic, so waiting for them keeps the store whole.

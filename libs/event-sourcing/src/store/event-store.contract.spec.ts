@@ -342,6 +342,26 @@ describe(`EventStore contract (${process.env.ES_TEST_DB})`, () => {
     expect(batch[999].sequence).toBe(1000);
   });
 
+  it('pages through the ids of the aggregates of a type, each once, in ascending order', async () => {
+    const type = `paged-${randomUUID()}`;
+    const ids = Array.from({ length: 7 }, (_, i) => `player-${String(i).padStart(2, '0')}`);
+    // Several events per aggregate, written out of id order, beside another type with the same ids.
+    for (const id of [...ids].reverse()) {
+      await store.append({ stream: { aggregateType: type, aggregateId: id }, expectedSequence: 0, events: [deposited(1), deposited(2)] });
+      await store.append({ stream: { aggregateType: `${type}-other`, aggregateId: `${id}x` }, expectedSequence: 0, events: [deposited(1)] });
+    }
+
+    expect(await store.streamIds(type)).toEqual(ids);
+    const pages: string[][] = [];
+    for (let page = await store.streamIds(type, { limit: 3 }); page.length > 0; ) {
+      pages.push(page);
+      page = await store.streamIds(type, { afterId: page[page.length - 1], limit: 3 });
+    }
+    expect(pages).toEqual([ids.slice(0, 3), ids.slice(3, 6), ids.slice(6)]);
+    expect(await store.streamIds(type, { afterId: 'player-03', limit: 2 })).toEqual(['player-04', 'player-05']);
+    expect(await store.streamIds(`${type}-none`)).toEqual([]);
+  });
+
   it('finds a fact by its external id and refuses a second one with that id', async () => {
     const stream = newStream('fact');
     const stored = await store.append({

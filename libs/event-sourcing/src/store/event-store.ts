@@ -32,6 +32,13 @@ export interface ReadStreamOptions {
   toSequence?: number;
 }
 
+export interface StreamIdsOptions {
+  /** Ids after this one in the store's id order (default: from the first). */
+  afterId?: string;
+  /** At most this many ids (default 1000). */
+  limit?: number;
+}
+
 export interface ReadAllOptions {
   /** Events with position > afterPosition (default 0). */
   afterPosition?: number;
@@ -55,6 +62,12 @@ export interface EventStore {
   /** One aggregate's events in sequence order. */
   readStream(stream: StreamId, options?: ReadStreamOptions): Promise<StoredEvent[]>;
 
+  /**
+   * The ids of the aggregates of a type that have events, in ascending order, for paging through
+   * every aggregate of a type (snapshot rebuilds): pass the last id of a page as the next `afterId`.
+   */
+  streamIds(aggregateType: string, options?: StreamIdsOptions): Promise<string[]>;
+
   /** The stream's current sequence (0 when it has no events). */
   streamSequence(stream: StreamId): Promise<number>;
 
@@ -64,6 +77,9 @@ export interface EventStore {
    * every earlier transaction has finished.
    */
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
+
+  /** Events of one correlation (a workflow across aggregates) after a position, in position order. */
+  readByCorrelation(correlationId: string, options?: ReadAllOptions): Promise<StoredEvent[]>;
 
   /** The highest position a reader of `readAll` may see now (0 when empty). */
   headPosition(): Promise<number>;

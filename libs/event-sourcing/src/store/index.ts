@@ -4,3 +4,5 @@ export * from './snapshot-store.js';
 export * from './store-errors.js';
 export * from './dead-letter-store.js';
 export * from './typeorm/index.js';
+export * from './checkpoint-store.js';
+export * from './timer-store.js';

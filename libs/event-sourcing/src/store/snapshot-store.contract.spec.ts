@@ -43,12 +43,24 @@ describe(`SnapshotStore contract (${process.env.ES_TEST_DB})`, () => {
     const stream = newStream();
     await store.save(snapshot(stream, 10, 1), 10);
     await store.save(snapshot(stream, 20, 1), 10);
-    await store.save(snapshot(stream, 30, 2), 10);
 
     expect((await store.loadLatest(stream, 1))?.sequence).toBe(20);
-    expect((await store.loadLatest(stream, 2))?.sequence).toBe(30);
-    expect(await store.loadLatest(stream, 3)).toBeNull();
+    expect(await store.loadLatest(stream, 2)).toBeNull();
     expect(await store.loadLatest(newStream(), 1)).toBeNull();
+  });
+
+  it('drops the snapshots of other state versions when one is saved', async () => {
+    const stream = newStream();
+    const other = newStream();
+    await store.save(snapshot(other, 10, 1), 10);
+    await store.save(snapshot(stream, 10, 1), 10);
+    await store.save(snapshot(stream, 20, 1), 10);
+    // Also when the new version's snapshot is older than the ones it replaces.
+    await store.save(snapshot(stream, 15, 2), 10);
+
+    expect(await store.loadLatest(stream, 1)).toBeNull();
+    expect((await store.loadLatest(stream, 2))?.sequence).toBe(15);
+    expect((await store.loadLatest(other, 1))?.sequence).toBe(10);
   });
 
   it('loads the newest snapshot at or below a sequence', async () => {

@@ -12,7 +12,10 @@ export interface Snapshot<S = unknown> {
 
 /** The snapshot store port; TypeORM is one adapter, held to `snapshot-store.contract.spec.ts`. */
 export interface SnapshotStore {
-  /** Saves (replacing one at the same sequence) and keeps only the newest `retain` of the stream. */
+  /**
+   * Saves (replacing one at the same sequence) and keeps only the newest `retain` of the stream;
+   * snapshots of other state versions are dropped, as no aggregate of this version can use them.
+   */
   save(snapshot: Snapshot, retain: number): Promise<void>;
   /**
    * The newest snapshot of the stream taken with `stateVersion`, at or below `atOrBelowSequence`

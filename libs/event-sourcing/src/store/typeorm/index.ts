@@ -5,3 +5,5 @@ export * from './store-options.js';
 export * from './typeorm-event-store.js';
 export * from './typeorm-snapshot-store.js';
 export * from './typeorm-dead-letter-store.js';
+export * from './typeorm-checkpoint-store.js';
+export * from './typeorm-timer-store.js';

@@ -95,6 +95,12 @@ const pgTypes: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/** `?` placeholders as PostgreSQL's `$1, $2, ...`. */
+export function numberPlaceholders(sql: string): string {
+  let index = 0;
+  return sql.replace(/\?/g, () => `$${++index}`);
+}
+
 const preparedStatements = new Map<string, { name: string; text: string }>();
 
 /**
@@ -104,8 +110,7 @@ const preparedStatements = new Map<string, { name: string; text: string }>();
 export function pgQuery(sql: string, values: readonly unknown[]): pg.QueryConfig {
   let prepared = preparedStatements.get(sql);
   if (prepared === undefined) {
-    let index = 0;
-    prepared = { name: `es_${preparedStatements.size + 1}`, text: sql.replace(/\?/g, () => `$${++index}`) };
+    prepared = { name: `es_${preparedStatements.size + 1}`, text: numberPlaceholders(sql) };
     preparedStatements.set(sql, prepared);
   }
   return { ...prepared, values: values as unknown[], types: pgTypes };

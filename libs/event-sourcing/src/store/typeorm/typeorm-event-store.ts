@@ -7,6 +7,7 @@ import type {
   EventStore,
   ReadAllOptions,
   ReadStreamOptions,
+  StreamIdsOptions,
 } from '../event-store.js';
 import { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from '../store-errors.js';
 import { decodeEvent, EVENT_COLUMNS, MAX_SEQUENCE, STREAM_SEQUENCE_SQL, type EventRow } from './event-codec.js';
@@ -24,6 +25,20 @@ export interface TypeOrmEventStoreOptions {
 const READ_STREAM_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events
   WHERE aggregate_type = ? AND aggregate_id = ? AND sequence > ? AND sequence <= ? ORDER BY sequence`;
 const READ_ALL_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`;
+const READ_BY_CORRELATION_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events
+  WHERE correlation_id = ? AND position > ? ORDER BY position LIMIT ?`;
+/**
+ * A loose index scan: one index seek per distinct id (each step finds the next id above the last),
+ * so a page costs `limit` seeks however many events each aggregate has; a DISTINCT would read them all.
+ */
+const STREAM_IDS_SQL = `WITH RECURSIVE ids(aggregate_id, n) AS (
+    SELECT (SELECT aggregate_id FROM es_events WHERE aggregate_type = ? AND aggregate_id > ? ORDER BY aggregate_id LIMIT 1), 1
+    UNION ALL
+    SELECT (SELECT e.aggregate_id FROM es_events e WHERE e.aggregate_type = ? AND e.aggregate_id > ids.aggregate_id
+            ORDER BY e.aggregate_id LIMIT 1), n + 1
+    FROM ids WHERE ids.aggregate_id IS NOT NULL AND n < ?
+  )
+  SELECT aggregate_id FROM ids WHERE aggregate_id IS NOT NULL ORDER BY n`;
 const HEAD_POSITION_SQL = 'SELECT coalesce(max(position), 0) AS head FROM es_events';
 const FIND_COMMAND_SQL = `SELECT sequence_before, sequence_after FROM es_commands
   WHERE aggregate_type = ? AND aggregate_id = ? AND command_id = ?`;
@@ -76,6 +91,13 @@ export class TypeOrmEventStore implements EventStore {
     return rows.map(decodeEvent);
   }
 
+  async streamIds(aggregateType: string, options: StreamIdsOptions = {}): Promise<string[]> {
+    const { afterId = '', limit = 1000 } = options;
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`streamIds limit must be a positive integer, got ${limit}`);
+    const rows = await this.sql.all<{ aggregate_id: string }>(STREAM_IDS_SQL, [aggregateType, afterId, aggregateType, limit]);
+    return rows.map((row) => row.aggregate_id);
+  }
+
   async streamSequence(stream: StreamId): Promise<number> {
     const [row] = await this.sql.all<{ sequence: number }>(STREAM_SEQUENCE_SQL, [stream.aggregateType, stream.aggregateId]);
     return row?.sequence ?? 0;
@@ -85,6 +107,12 @@ export class TypeOrmEventStore implements EventStore {
     const { afterPosition = 0, limit = 1000 } = options;
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`readAll limit must be a positive integer, got ${limit}`);
     const rows = await this.sql.all<EventRow>(READ_ALL_SQL, [afterPosition, limit]);
+    return rows.map(decodeEvent);
+  }
+
+  async readByCorrelation(correlationId: string, options: ReadAllOptions = {}): Promise<StoredEvent[]> {
+    const { afterPosition = 0, limit = 10_000 } = options;
+    const rows = await this.sql.all<EventRow>(READ_BY_CORRELATION_SQL, [correlationId, afterPosition, limit]);
     return rows.map(decodeEvent);
   }
 

@@ -9,10 +9,10 @@ const SAVE_SQL = `INSERT INTO es_snapshots (aggregate_type, aggregate_id, sequen
   VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT (aggregate_type, aggregate_id, sequence)
   DO UPDATE SET state_version = excluded.state_version, state = excluded.state, taken_at = excluded.taken_at`;
-/** Deletes what is older than the `retain`-th newest (nothing when there are fewer). */
-const PRUNE_SQL = `DELETE FROM es_snapshots WHERE aggregate_type = ? AND aggregate_id = ? AND sequence < (
-  SELECT sequence FROM es_snapshots WHERE aggregate_type = ? AND aggregate_id = ?
-  ORDER BY sequence DESC LIMIT 1 OFFSET ?)`;
+/** Deletes other state versions' snapshots and what is older than the version's `retain`-th newest. */
+const PRUNE_SQL = `DELETE FROM es_snapshots WHERE aggregate_type = ? AND aggregate_id = ? AND (state_version <> ? OR sequence < (
+  SELECT sequence FROM es_snapshots WHERE aggregate_type = ? AND aggregate_id = ? AND state_version = ?
+  ORDER BY sequence DESC LIMIT 1 OFFSET ?))`;
 const LOAD_LATEST_SQL = `SELECT sequence, state_version, state, taken_at FROM es_snapshots
   WHERE aggregate_type = ? AND aggregate_id = ? AND state_version = ? AND sequence <= ?
   ORDER BY sequence DESC LIMIT 1`;
@@ -51,7 +51,8 @@ export class TypeOrmSnapshotStore implements SnapshotStore {
       JSON.stringify(snapshot.state ?? null),
       snapshot.takenAt,
     ]);
-    await this.sql.run(PRUNE_SQL, [aggregateType, aggregateId, aggregateType, aggregateId, retain - 1]);
+    const { stateVersion } = snapshot;
+    await this.sql.run(PRUNE_SQL, [aggregateType, aggregateId, stateVersion, aggregateType, aggregateId, stateVersion, retain - 1]);
   }
 
   async loadLatest(stream: StreamId, stateVersion: number, atOrBelowSequence = MAX_SEQUENCE): Promise<Snapshot | null> {

@@ -1,0 +1,2 @@
+export * from './command-retrier.js';
+export * from './dead-letter.service.js';

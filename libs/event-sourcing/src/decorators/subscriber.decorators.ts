@@ -1,0 +1,74 @@
+import { Injectable, type Type } from '@nestjs/common';
+import { EVENT_HANDLERS_METADATA, REJECTION_HANDLER_METADATA, SUBSCRIBER_METADATA, TIMEOUT_HANDLERS_METADATA } from './constants.js';
+import { pushClassMetadata } from './method-metadata.js';
+import type {
+  EventHandlerMetadata,
+  ProcessManagerOptions,
+  SubscriberKind,
+  SubscriberMetadata,
+  SubscriberOptions,
+  TimeoutHandlerMetadata,
+} from './subscriber-types.js';
+
+function subscriber(kind: SubscriberKind, name: string, options: SubscriberOptions): ClassDecorator {
+  return (target) => {
+    Injectable()(target);
+    const metadata: SubscriberMetadata = { name, kind, options };
+    Reflect.defineMetadata(SUBSCRIBER_METADATA, metadata, target);
+  };
+}
+
+/**
+ * A read model built from events. `@OnEvent` methods get `(event, envelope, manager)`; `manager`
+ * is a TypeORM EntityManager in the transaction that also commits the projector's checkpoint.
+ * An optional `reset(manager)` method clears the read model for a rebuild from position 0.
+ */
+export function Projector(name: string, options: SubscriberOptions = {}): ClassDecorator {
+  return subscriber('projector', name, options);
+}
+
+/**
+ * A stateless translator: `@OnEvent` methods get `(event, envelope)` and return commands and facts
+ * (see `emit` and `fact`) for other aggregates. Named `EventSaga` in the barrel too, for apps that
+ * import `Saga` from @nestjs/cqrs.
+ */
+export function Saga(name: string, options: SubscriberOptions = {}): ClassDecorator {
+  return subscriber('saga', name, options);
+}
+
+/**
+ * An event-sourced coordinator keyed by correlation id. It has `initialState()` and `@Apply`
+ * methods for its own events; `@OnEvent` methods get `(event, state, context)` and return a
+ * reaction: its own events, commands, facts, timers to schedule or cancel.
+ */
+export function ProcessManager(name: string, options: ProcessManagerOptions): ClassDecorator {
+  return subscriber('process-manager', name, options);
+}
+
+/** Marks a subscriber method as the handler of one or more event classes. */
+export function OnEvent(...events: Type[]): MethodDecorator {
+  return (target, propertyKey) => {
+    const entry: EventHandlerMetadata = { events, methodName: String(propertyKey) };
+    pushClassMetadata(EVENT_HANDLERS_METADATA, target, entry);
+  };
+}
+
+/**
+ * Marks the saga / process-manager method that hears about its commands being refused:
+ * `(rejection, state?) => reaction`, so it can compensate.
+ */
+export function OnRejected(): MethodDecorator {
+  return (target, propertyKey) => {
+    Reflect.defineMetadata(REJECTION_HANDLER_METADATA, String(propertyKey), target.constructor);
+  };
+}
+
+/** Marks the process-manager method run when its timer `name` fires: `(timer, state, context) => reaction`. */
+export function OnTimeout(name: string): MethodDecorator {
+  return (target, propertyKey) => {
+    const entry: TimeoutHandlerMetadata = { name, methodName: String(propertyKey) };
+    pushClassMetadata(TIMEOUT_HANDLERS_METADATA, target, entry);
+  };
+}
+
+export { Saga as EventSaga };

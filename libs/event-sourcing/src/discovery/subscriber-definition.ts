@@ -1,0 +1,29 @@
+import type { Type } from '@nestjs/common';
+import type { ProcessManagerOptions, SubscriberKind, SubscriberOptions } from '../decorators/subscriber-types.js';
+import type { AggregateDefinition } from './aggregate-definition.js';
+
+export type SubscriberMethod = (...args: any[]) => unknown;
+
+/** Pure data (plus bound methods) about one projector, saga or process manager. */
+export interface SubscriberDefinition {
+  name: string;
+  kind: SubscriberKind;
+  classRef: Type;
+  instance: object;
+  options: SubscriberOptions;
+  /** Event type name -> the method handling it. */
+  handlers: Map<string, SubscriberMethod>;
+  onRejected?: SubscriberMethod;
+  /** Projectors: clears the read model before a rebuild. */
+  reset?: SubscriberMethod;
+  process?: ProcessDefinition;
+}
+
+export interface ProcessDefinition {
+  /** The process manager's own stream: aggregate type = its name, id = correlation id. */
+  aggregate: AggregateDefinition;
+  startsOn: Set<string>;
+  /** Timer name -> the method run when it fires. */
+  timeouts: Map<string, SubscriberMethod>;
+  options: ProcessManagerOptions;
+}

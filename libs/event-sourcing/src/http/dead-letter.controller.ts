@@ -1,0 +1,49 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { describe } from '../command/command-validation.js';
+import { DeadLetterService, type RetriedDeadLetter } from '../dead-letter/dead-letter.service.js';
+import { InvalidArgumentError } from '../errors/index.js';
+import type { DeadLetter, DeadLetterKind, DeadLetterStatus } from '../store/dead-letter-store.js';
+
+/** The dead-letter routes of DESIGN.md section 11: review, retry and discard parked messages. */
+@Controller('dead-letters')
+export class DeadLetterController {
+  constructor(private readonly deadLetters: DeadLetterService) {}
+
+  @Get()
+  async list(@Query('status') status?: unknown, @Query('kind') kind?: unknown): Promise<{ deadLetters: DeadLetter[] }> {
+    const filter = { status: singleQuery('status', status) as DeadLetterStatus | undefined, kind: singleQuery('kind', kind) as DeadLetterKind | undefined };
+    return { deadLetters: await this.deadLetters.list(filter) };
+  }
+
+  @Get(':id')
+  get(@Param('id') id: string): Promise<DeadLetter> {
+    return this.deadLetters.get(id);
+  }
+
+  /** Body for commands: `{expectedSequence}`, the sequence the reviewer decided on. */
+  @Post(':id/retry')
+  @HttpCode(200)
+  retry(@Param('id') id: string, @Body() body: unknown): Promise<RetriedDeadLetter> {
+    return this.deadLetters.retry(id, objectBody(body));
+  }
+
+  /** Body (optional): `{reason}`, kept on the letter. */
+  @Post(':id/discard')
+  @HttpCode(200)
+  async discard(@Param('id') id: string, @Body() body: unknown): Promise<{ deadLetter: DeadLetter }> {
+    const { reason } = objectBody(body);
+    if (reason !== undefined && typeof reason !== 'string') throw new InvalidArgumentError(`reason must be a string, got ${describe(reason)}`);
+    return { deadLetter: await this.deadLetters.discard(id, reason) };
+  }
+}
+
+function singleQuery(name: string, value: unknown): string | undefined {
+  if (value !== undefined && typeof value !== 'string') throw new InvalidArgumentError(`query parameter ${name} must be given once`);
+  return value;
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new InvalidArgumentError('the body must be a JSON object');
+  return body as Record<string, unknown>;
+}

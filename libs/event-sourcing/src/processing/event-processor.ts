@@ -1,0 +1,126 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { AggregateLoader } from '../command/aggregate-loader.js';
+import type { SubscriberKind } from '../decorators/subscriber-types.js';
+import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
+import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
+import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
+import { EVENT_SOURCING_DATA_SOURCE } from '../module/tokens.js';
+import { EventNotifier } from '../runtime/event-notifier.js';
+import { CompositeEventDispatcher, DEFAULT_PARALLELISM, DefaultAggregateSchedulerSupplier } from '../scheduling/index.js';
+import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
+import { DEAD_LETTER_STORE, type DeadLetterStore } from '../store/dead-letter-store.js';
+import { EVENT_STORE, type EventStore } from '../store/event-store.js';
+import { TIMER_STORE, type TimerStore } from '../store/timer-store.js';
+import type { TypeOrmCheckpointStore } from '../store/typeorm/typeorm-checkpoint-store.js';
+import type { BatchHandler } from './batch-handler.js';
+import { DeliveryGuard } from './delivery-guard.js';
+import { EmissionSender } from './emission-sender.js';
+import { ProcessManagerHandler } from './process-manager-handler.js';
+import { ProjectionTransactions } from './projection-transactions.js';
+import { ProjectorHandler } from './projector-handler.js';
+import { SagaHandler } from './saga-handler.js';
+import { SubscriberKindDispatcher } from './subscriber-kind-dispatcher.js';
+import { DEFAULT_SUBSCRIPTION_SETTINGS, SubscriptionRunner } from './subscription-runner.js';
+import { TimerPoller } from './timer-poller.js';
+
+const KINDS: SubscriberKind[] = ['projector', 'saga', 'process-manager'];
+const DEFAULT_TIMER_POLL_MS = 200;
+
+/**
+ * Runs every subscriber: one event dispatcher per kind, children of one CompositeEventDispatcher
+ * that owns the events' scheduler supplier (seed 000: the children get a borrowed view, only the
+ * composite closes the real one).
+ */
+@Injectable()
+export class EventProcessor {
+  private composite?: CompositeEventDispatcher;
+  private readonly handlers = new Map<string, BatchHandler>();
+  private readonly runners = new Map<string, SubscriptionRunner>();
+
+  constructor(
+    private readonly registry: EventSourcingRegistry,
+    private readonly loader: AggregateLoader,
+    private readonly notifier: EventNotifier,
+    private readonly sender: EmissionSender,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CHECKPOINT_STORE) private readonly checkpoints: TypeOrmCheckpointStore,
+    @Inject(DEAD_LETTER_STORE) private readonly deadLetters: DeadLetterStore,
+    @Inject(TIMER_STORE) private readonly timers: TimerStore,
+    @Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    const processing = this.options.processing ?? {};
+    const parallelism = processing.parallelism ?? DEFAULT_PARALLELISM;
+    const settings = { ...DEFAULT_SUBSCRIPTION_SETTINGS, ...(processing.pollIntervalMs ? { pollIntervalMs: processing.pollIntervalMs } : {}) };
+    const transactions = new ProjectionTransactions(this.dataSource);
+    const supplier = new DefaultAggregateSchedulerSupplier('events', parallelism);
+    const children = KINDS.map((kind) => (borrowed: ConstructorParameters<typeof SubscriberKindDispatcher>[1]) => {
+      const dispatcher = new SubscriberKindDispatcher(kind, borrowed, parallelism);
+      const processHandlers = new Map<string, ProcessManagerHandler>();
+      for (const subscriber of [...this.registry.subscribers.values()].filter((s) => s.kind === kind)) {
+        const handler = this.handlerFor(subscriber, dispatcher, transactions);
+        if (handler instanceof ProcessManagerHandler) processHandlers.set(subscriber.name, handler);
+        this.handlers.set(subscriber.name, handler);
+        const runner = new SubscriptionRunner(subscriber, handler, this.store, this.checkpoints, this.notifier, settings);
+        this.runners.set(subscriber.name, runner);
+        dispatcher.add(runner);
+      }
+      if (processHandlers.size > 0) {
+        dispatcher.addFeeder(new TimerPoller(this.timers, processHandlers, processing.timerPollIntervalMs ?? DEFAULT_TIMER_POLL_MS));
+      }
+      return dispatcher;
+    });
+    this.composite = new CompositeEventDispatcher('events', supplier, children);
+    await this.composite.start();
+  }
+
+  stopGracefully(): Promise<void> {
+    return this.composite?.stopGracefully() ?? Promise.resolve();
+  }
+
+  forceStop(): Promise<void> {
+    return this.composite?.forceStop() ?? Promise.resolve();
+  }
+
+  /** The handler of a subscriber, for dead-letter retries. */
+  handler(subscriber: string): BatchHandler | undefined {
+    return this.handlers.get(subscriber);
+  }
+
+  /** Where a subscriber has read up to in this process (undefined when it does not run here). */
+  position(subscriber: string): number | undefined {
+    return this.runners.get(subscriber)?.currentPosition;
+  }
+
+  /** Stops one subscription (for a rebuild) and returns a function that starts it again. */
+  async pause(subscriber: string): Promise<() => Promise<void>> {
+    const runner = this.runners.get(subscriber);
+    if (!runner) return async () => undefined;
+    await runner.stop();
+    return () => runner.start();
+  }
+
+  private handlerFor(subscriber: SubscriberDefinition, dispatcher: SubscriberKindDispatcher, transactions: ProjectionTransactions): BatchHandler {
+    const guard = new DeliveryGuard(subscriber, this.deadLetters);
+    switch (subscriber.kind) {
+      case 'projector':
+        return new ProjectorHandler(subscriber, this.checkpoints, transactions, guard);
+      case 'saga':
+        return new SagaHandler(subscriber, dispatcher.lanes, this.checkpoints, this.sender, guard);
+      case 'process-manager':
+        return new ProcessManagerHandler(subscriber, {
+          lanes: dispatcher.lanes,
+          store: this.store,
+          loader: this.loader,
+          checkpoints: this.checkpoints,
+          timers: this.timers,
+          sender: this.sender,
+          notifier: this.notifier,
+          guard,
+        });
+    }
+  }
+}

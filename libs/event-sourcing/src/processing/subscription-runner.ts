@@ -1,0 +1,119 @@
+import { Logger } from '@nestjs/common';
+import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
+import type { EventNotifier } from '../runtime/event-notifier.js';
+import type { CheckpointStore } from '../store/checkpoint-store.js';
+import type { EventStore } from '../store/event-store.js';
+import type { BatchHandler } from './batch-handler.js';
+import { isFinalDeliveryError } from './delivery-guard.js';
+
+export interface SubscriptionSettings {
+  /** The backstop when no in-process append wakes the subscription (appends of other instances). */
+  pollIntervalMs: number;
+  /** How often a checkpoint that moved only over events the subscriber ignores is saved. */
+  idleCheckpointIntervalMs: number;
+}
+
+export const DEFAULT_SUBSCRIPTION_SETTINGS: SubscriptionSettings = { pollIntervalMs: 250, idleCheckpointIntervalMs: 5_000 };
+
+const DEFAULT_BATCH_SIZE = 500;
+const MAX_ERROR_BACKOFF_MS = 5_000;
+
+/**
+ * One subscriber's read of the store, in position order from its checkpoint: at-least-once
+ * delivery that survives a crash anywhere (the checkpoint moves only after the handler is done).
+ */
+export class SubscriptionRunner {
+  private readonly logger: Logger;
+  /** Where the subscriber has read up to (may be ahead of the stored checkpoint over ignored events). */
+  private position = 0;
+  /** The checkpoint as stored. */
+  private stored = 0;
+  private lastIdleSave = 0;
+  private stopping = false;
+  private wakeUp = new AbortController();
+  private loop?: Promise<void>;
+
+  constructor(
+    readonly subscriber: SubscriberDefinition,
+    private readonly handler: BatchHandler,
+    private readonly store: EventStore,
+    private readonly checkpoints: CheckpointStore,
+    private readonly notifier: EventNotifier,
+    private readonly settings: SubscriptionSettings,
+  ) {
+    this.logger = new Logger(`Subscription:${subscriber.name}`);
+  }
+
+  get currentPosition(): number {
+    return this.position;
+  }
+
+  /** Starts reading from the stored checkpoint; also after a stop (a projection rebuild restarts it). */
+  async start(): Promise<void> {
+    this.stopping = false;
+    this.wakeUp = new AbortController();
+    this.stored = this.position = await this.checkpoints.load(this.subscriber.name);
+    this.loop = this.run();
+  }
+
+  /** Finishes the batch in hand, saves where it got to, and stops. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wakeUp.abort();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      try {
+        const idle = await this.step();
+        failures = 0;
+        if (idle) await this.notifier.nextAppend(this.settings.pollIntervalMs, this.wakeUp.signal);
+      } catch (error) {
+        if (this.stopping && isFinalDeliveryError(error)) break;
+        failures++;
+        const backoff = Math.min(100 * 2 ** failures, MAX_ERROR_BACKOFF_MS);
+        this.logger.error(`batch failed (${(error as Error).message}); retrying in ${backoff} ms`);
+        await this.notifier.nextAppend(backoff, this.wakeUp.signal);
+      }
+    }
+    await this.saveIdlePosition(true).catch((error) => this.logger.warn(`last checkpoint not saved: ${(error as Error).message}`));
+  }
+
+  /** Reads and handles one batch; true when there was nothing to read. */
+  private async step(): Promise<boolean> {
+    const limit = this.subscriber.options.batchSize ?? DEFAULT_BATCH_SIZE;
+    const batch = await this.store.readAll({ afterPosition: this.position, limit });
+    if (batch.length === 0) {
+      await this.saveIdlePosition(false);
+      return true;
+    }
+    const to = batch[batch.length - 1].position;
+    const relevant = batch.filter((event) => this.subscriber.handlers.has(event.type));
+    if (relevant.length === 0) {
+      this.position = to;
+      return false;
+    }
+    if (await this.handler.handle(relevant, this.stored, to)) {
+      this.stored = this.position = to;
+      this.notifier.checkpointed();
+    } else {
+      // Another instance moved the checkpoint: continue from where it got to.
+      this.stored = this.position = await this.checkpoints.load(this.subscriber.name);
+    }
+    return false;
+  }
+
+  /** Saves a position that moved only over ignored events: now and then, and at stop. */
+  private async saveIdlePosition(force: boolean): Promise<void> {
+    if (this.position === this.stored) return;
+    const now = Date.now();
+    if (!force && now - this.lastIdleSave < this.settings.idleCheckpointIntervalMs) return;
+    this.lastIdleSave = now;
+    const stored = await this.checkpoints.load(this.subscriber.name);
+    // Never move a checkpoint backwards over work another instance committed.
+    if (stored <= this.position) await this.checkpoints.save(this.subscriber.name, this.position);
+    this.stored = Math.max(stored, this.position);
+  }
+}

@@ -1,0 +1,83 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandResult } from '../command/send-options.js';
+import { SyncMode } from '../command/send-options.js';
+import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
+import type { SubscriberKind } from '../decorators/subscriber-types.js';
+import { SyncTimeoutError } from '../errors/index.js';
+import { EventNotifier } from '../runtime/event-notifier.js';
+import type { StoredEvent } from '../store/event-envelope.js';
+import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
+import { EVENT_STORE, type EventStore } from '../store/event-store.js';
+
+/** The backstop between checkpoint reads when no in-process wake-up comes (other instances). */
+const POLL_MS = 25;
+
+interface Pending {
+  subscriber: string;
+  position: number;
+}
+
+/**
+ * Decides from the store, not from a bus (seed 003 "How Sync Recovery Works"), when a command's
+ * consequences are visible: SIMPLE waits for the projectors of its events to checkpoint past
+ * them; CASCADE follows the workflow through the store (every event of the command's correlation
+ * from the command's first event on) until every subscriber of each has passed it and no new
+ * event appeared. In-process wake-ups make it fast; polling makes it true across instances.
+ */
+@Injectable()
+export class SyncWaiter {
+  constructor(
+    private readonly registry: EventSourcingRegistry,
+    private readonly notifier: EventNotifier,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
+  ) {}
+
+  async wait(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string): Promise<void> {
+    if (mode === SyncMode.ASYNC || result.events.length === 0) return;
+    const deadline = Date.now() + timeoutMs;
+    if (mode === SyncMode.SIMPLE) {
+      await this.until(deadline, result, () => this.pending(result.events, ['projector']));
+      return;
+    }
+    const first = result.events[0].position;
+    let known = -1;
+    for (;;) {
+      const events = await this.store.readByCorrelation(correlationId, { afterPosition: first - 1 });
+      const cascade = events.length > 0 ? events : result.events;
+      await this.until(deadline, result, () => this.pending(cascade, ['projector', 'saga', 'process-manager']));
+      // Sagas checkpoint only after what they emitted is stored: no new event now means the cascade is done.
+      if (cascade.length === known) return;
+      known = cascade.length;
+    }
+  }
+
+  private async pending(events: readonly StoredEvent[], kinds: SubscriberKind[]): Promise<Pending[]> {
+    const needed = new Map<string, number>();
+    for (const event of events) {
+      for (const subscriber of this.registry.subscribersOf(event.type)) {
+        if (kinds.includes(subscriber.kind)) needed.set(subscriber.name, Math.max(needed.get(subscriber.name) ?? 0, event.position));
+      }
+    }
+    if (needed.size === 0) return [];
+    const checkpoints = await this.checkpoints.loadAll();
+    return [...needed].filter(([name, position]) => (checkpoints.get(name) ?? 0) < position).map(([subscriber, position]) => ({ subscriber, position }));
+  }
+
+  private async until(deadline: number, result: CommandResult, check: () => Promise<Pending[]>): Promise<void> {
+    for (;;) {
+      const pending = await check();
+      if (pending.length === 0) return;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new SyncTimeoutError(
+          `${result.aggregateType}/${result.aggregateId} is stored at sequence ${result.sequence}, but ${pending
+            .map((p) => `${p.subscriber} has not reached position ${p.position}`)
+            .join(', ')} within the sync timeout`,
+          { aggregateType: result.aggregateType, aggregateId: result.aggregateId, sequence: result.sequence, pending },
+        );
+      }
+      await this.notifier.nextCheckpoint(Math.min(POLL_MS, left));
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { CheckpointStore } from '../checkpoint-store.js';
+import { dialectOf, numberPlaceholders, sqlClientFor, type SqlClient } from './sql-client.js';
+
+export const SAVE_CHECKPOINT_SQL = `INSERT INTO es_checkpoints (subscriber, position, updated_at) VALUES (?, ?, ?)
+  ON CONFLICT (subscriber) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`;
+const LOAD_SQL = 'SELECT position FROM es_checkpoints WHERE subscriber = ?';
+const LOAD_ALL_SQL = 'SELECT subscriber, position FROM es_checkpoints';
+
+/** Checkpoints on TypeORM over SQLite or PostgreSQL (table `es_checkpoints`). */
+export class TypeOrmCheckpointStore implements CheckpointStore {
+  private readonly sql: SqlClient;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.sql = sqlClientFor(dataSource);
+  }
+
+  async load(subscriber: string): Promise<number> {
+    const [row] = await this.sql.all<{ position: number }>(LOAD_SQL, [subscriber]);
+    return row ? Number(row.position) : 0;
+  }
+
+  async save(subscriber: string, position: number): Promise<void> {
+    await this.sql.run(SAVE_CHECKPOINT_SQL, [subscriber, position, new Date()]);
+  }
+
+  async loadAll(): Promise<Map<string, number>> {
+    const rows = await this.sql.all<{ subscriber: string; position: number }>(LOAD_ALL_SQL);
+    return new Map(rows.map((row) => [row.subscriber, Number(row.position)]));
+  }
+
+  /**
+   * Inside a projector's transaction, so its read-model writes and its checkpoint commit together:
+   * moves the checkpoint from `from` to `to`. False when it is no longer at `from` (another instance
+   * ran the same projector): the caller rolls back, so nothing is projected twice.
+   */
+  async advanceIn(manager: EntityManager, subscriber: string, from: number, to: number): Promise<boolean> {
+    const postgres = dialectOf(this.dataSource) === 'postgres';
+    const now = postgres ? new Date() : Date.now();
+    const runner = manager.queryRunner!;
+    if (from === 0) {
+      await runner.query(dialectSql(INSERT_ZERO_SQL, postgres), [subscriber, now]);
+    }
+    const result = await runner.query(dialectSql(ADVANCE_SQL, postgres), [to, now, subscriber, from], true);
+    return result.affected === 1;
+  }
+}
+
+const INSERT_ZERO_SQL = 'INSERT INTO es_checkpoints (subscriber, position, updated_at) VALUES (?, 0, ?) ON CONFLICT (subscriber) DO NOTHING';
+const ADVANCE_SQL = 'UPDATE es_checkpoints SET position = ?, updated_at = ? WHERE subscriber = ? AND position = ?';
+
+function dialectSql(sql: string, postgres: boolean): string {
+  return postgres ? numberPlaceholders(sql) : sql;
+}

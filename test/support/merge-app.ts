@@ -1,0 +1,36 @@
+import type { INestApplication, LoggerService } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { EventSourcingModule, type StoreOptions } from '#event-sourcing';
+import { PlayerAggregate } from '../../apps/poker/src/player/index.js';
+import { AuctionAggregate } from './auction.aggregate.js';
+import { DocumentAggregate } from './document.aggregate.js';
+import { ProfileAggregate } from './profile.aggregate.js';
+import { TurnAggregate } from './turn.aggregate.js';
+
+/** The framework with HTTP on and one aggregate per merge strategy (plus the poker player), initialized, not listening. */
+export async function createMergeApp(store: StoreOptions, logger: LoggerService | false = false): Promise<INestApplication> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [EventSourcingModule.forRoot({ store, http: true })],
+    providers: [PlayerAggregate, ProfileAggregate, TurnAggregate, AuctionAggregate, DocumentAggregate],
+  }).compile();
+  const app = moduleRef.createNestApplication({ logger });
+  await app.init();
+  return app;
+}
+
+/** Keeps what the framework logs, so a test can check that a merge said why it behaved as STRICT. */
+export class LogCapture implements LoggerService {
+  readonly lines: string[] = [];
+
+  log(message: unknown, context?: string): void {
+    this.lines.push(`${context ?? ''}: ${String(message)}`);
+  }
+
+  warn(message: unknown, context?: string): void {
+    this.log(message, context);
+  }
+
+  error(message: unknown, ...rest: unknown[]): void {
+    this.log(message, String(rest[rest.length - 1] ?? ''));
+  }
+}

@@ -1,0 +1,22 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { EventSourcingModule, type StoreOptions } from '#event-sourcing';
+import { SHOP_PROVIDERS } from './shop.domain.js';
+
+/** The shop of `shop.domain.ts` on the framework, with fast polling for tests. */
+export async function createShopApp(store: StoreOptions, options: { http?: boolean; syncTimeoutMs?: number } = {}): Promise<INestApplication> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      EventSourcingModule.forRoot({
+        store,
+        http: options.http ?? false,
+        syncTimeoutMs: options.syncTimeoutMs,
+        processing: { pollIntervalMs: 50, timerPollIntervalMs: 20 },
+      }),
+    ],
+    providers: SHOP_PROVIDERS,
+  }).compile();
+  const app = moduleRef.createNestApplication({ logger: ['error'] });
+  await app.init();
+  return app;
+}
