@@ -22,6 +22,7 @@ export default {
       testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
       testPathIgnorePatterns: ['\\.pg\\.e2e-spec\\.ts$', '\\.pg-contract\\.spec\\.ts$', '/node_modules/'],
       setupFiles: ['<rootDir>/test/setup/sqlite.setup.ts'],
+      globalSetup: '<rootDir>/test/setup/build.global-setup.js',
     },
     {
       ...base,

@@ -11,7 +11,7 @@ import {
   type StoredEvent,
   type TimerStore,
 } from '#event-sourcing';
-import { DeadLetterService } from '#event-sourcing';
+import { DeadLetterService, ProjectionRebuilder } from '#event-sourcing';
 import { createShopApp } from './support/shop-app.js';
 import { OrderFlowProcess, PayOrder, PlaceOrder, ShopProjector, ShopReadModel } from './support/shop.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
@@ -124,6 +124,37 @@ describe('events out: projectors, sagas, process managers, facts, sync modes', (
     const process = await events.readStream({ aggregateType: 'order-flow', aggregateId: 'flow-p1' });
     expect(process.map((event) => event.type)).toEqual(['OrderTracked', 'OrderSettled']);
     expect(process[1].payload).toEqual({ outcome: 'paid' });
+  });
+});
+
+describe('projection rebuild', () => {
+  let store: TestStore;
+  let app: INestApplication;
+
+  beforeEach(async () => {
+    store = await createTestStore();
+    app = await createShopApp(store.options);
+  });
+
+  afterEach(async () => {
+    await app.close();
+    await store.cleanup();
+  });
+
+  it('resets a projector and replays it from position 0 while commands keep flowing, each event once', async () => {
+    const gateway = app.get(CommandGateway);
+    const view = app.get(ShopReadModel);
+    for (let i = 0; i < 40; i++) await gateway.send(new PlaceOrder(`r${i}`, `sku-${i % 5}`, 1), { syncMode: SyncMode.SIMPLE });
+    const progress: number[] = [];
+    const flowing = Promise.all(Array.from({ length: 20 }, (_, i) => gateway.send(new PlaceOrder(`late${i}`, 'sku-late', 1))));
+    const summary = await app.get(ProjectionRebuilder).rebuild('shop-view', (p) => progress.push(p.position));
+    await flowing;
+    expect(summary.projector).toBe('shop-view');
+    expect(progress[progress.length - 1]).toBe(summary.target);
+    await gateway.send(new PlaceOrder('after', 'sku-0', 1), { syncMode: SyncMode.SIMPLE });
+    for (const id of ['r0', 'r39', 'late19', 'after']) expect(await view.order(id)).toEqual({ status: 'placed', projections: 1 });
+    await expect(app.get(ProjectionRebuilder).rebuild('order-stock')).rejects.toThrow("'order-stock' is a saga; only projectors can be rebuilt");
+    await expect(app.get(ProjectionRebuilder).rebuild('nope')).rejects.toThrow("unknown projector 'nope'; known: shop-view");
   });
 });
 

@@ -147,7 +147,7 @@ export class OrderStockSaga {
 }
 
 /** Read models in the same database, written in the projector's transaction. */
-@Projector('shop-view', { maxAttempts: 2 })
+@Projector('shop-view', { maxAttempts: 2, batchSize: 50 })
 export class ShopProjector implements OnModuleInit {
   /** Tests flip this to make one order's projection fail until "fixed". */
   poisonOrders = new Set<string>();

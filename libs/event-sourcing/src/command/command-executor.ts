@@ -72,7 +72,7 @@ export class CommandExecutor {
       try {
         const appended = await this.store.append({ stream, expectedSequence: loaded.sequence, events, commandId: envelope.commandId });
         const after = this.loader.advance(aggregate, stream, loaded, events, appended.sequence);
-        if (appended.events.length > 0) this.notifier.appended(appended.events[appended.events.length - 1].position);
+        this.notifier.appended(appended.events);
         await this.snapshotter.afterCommit(
           aggregate,
           stream,

@@ -23,6 +23,8 @@ import { EmissionSender } from '../processing/emission-sender.js';
 import { EventDeadLetterRetrier } from '../processing/event-dead-letter-retrier.js';
 import { EventProcessor } from '../processing/event-processor.js';
 import { FactAppender } from '../processing/fact-appender.js';
+import { ProjectionRebuilder } from '../processing/projection-rebuilder.js';
+import { ProjectionTransactions } from '../processing/projection-transactions.js';
 import { SyncWaiter } from '../processing/sync-waiter.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
 import { SnapshotRebuilder } from '../snapshot/snapshot-rebuilder.js';
@@ -75,6 +77,8 @@ const runtimeProviders: Provider[] = [
   EventProcessor,
   EventDeadLetterRetrier,
   EmissionSender,
+  ProjectionTransactions,
+  ProjectionRebuilder,
   FactAppender,
   SyncWaiter,
   AggregateLoader,
@@ -107,6 +111,7 @@ const exported = [
   EventNotifier,
   EventProcessor,
   FactAppender,
+  ProjectionRebuilder,
 ];
 
 /** The framework as one global Nest module: `forRoot(options)` or `forRootAsync({useFactory, inject, imports})`. */

@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 import { AggregateLoader } from '../command/aggregate-loader.js';
 import type { SubscriberKind } from '../decorators/subscriber-types.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
-import { EVENT_SOURCING_DATA_SOURCE } from '../module/tokens.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
 import { CompositeEventDispatcher, DEFAULT_PARALLELISM, DefaultAggregateSchedulerSupplier } from '../scheduling/index.js';
 import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
@@ -47,21 +45,20 @@ export class EventProcessor {
     @Inject(CHECKPOINT_STORE) private readonly checkpoints: TypeOrmCheckpointStore,
     @Inject(DEAD_LETTER_STORE) private readonly deadLetters: DeadLetterStore,
     @Inject(TIMER_STORE) private readonly timers: TimerStore,
-    @Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
+    private readonly transactions: ProjectionTransactions,
   ) {}
 
   async start(): Promise<void> {
     const processing = this.options.processing ?? {};
     const parallelism = processing.parallelism ?? DEFAULT_PARALLELISM;
     const settings = { ...DEFAULT_SUBSCRIPTION_SETTINGS, ...(processing.pollIntervalMs ? { pollIntervalMs: processing.pollIntervalMs } : {}) };
-    const transactions = new ProjectionTransactions(this.dataSource);
     const supplier = new DefaultAggregateSchedulerSupplier('events', parallelism);
     const children = KINDS.map((kind) => (borrowed: ConstructorParameters<typeof SubscriberKindDispatcher>[1]) => {
       const dispatcher = new SubscriberKindDispatcher(kind, borrowed, parallelism);
       const processHandlers = new Map<string, ProcessManagerHandler>();
       for (const subscriber of [...this.registry.subscribers.values()].filter((s) => s.kind === kind)) {
-        const handler = this.handlerFor(subscriber, dispatcher, transactions);
+        const handler = this.handlerFor(subscriber, dispatcher);
         if (handler instanceof ProcessManagerHandler) processHandlers.set(subscriber.name, handler);
         this.handlers.set(subscriber.name, handler);
         const runner = new SubscriptionRunner(subscriber, handler, this.store, this.checkpoints, this.notifier, settings);
@@ -103,11 +100,11 @@ export class EventProcessor {
     return () => runner.start();
   }
 
-  private handlerFor(subscriber: SubscriberDefinition, dispatcher: SubscriberKindDispatcher, transactions: ProjectionTransactions): BatchHandler {
+  private handlerFor(subscriber: SubscriberDefinition, dispatcher: SubscriberKindDispatcher): BatchHandler {
     const guard = new DeliveryGuard(subscriber, this.deadLetters);
     switch (subscriber.kind) {
       case 'projector':
-        return new ProjectorHandler(subscriber, this.checkpoints, transactions, guard);
+        return new ProjectorHandler(subscriber, this.checkpoints, this.transactions, guard);
       case 'saga':
         return new SagaHandler(subscriber, dispatcher.lanes, this.checkpoints, this.sender, guard);
       case 'process-manager':

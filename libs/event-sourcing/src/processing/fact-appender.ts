@@ -63,7 +63,7 @@ export class FactAppender {
             try {
               const appended = await this.store.append({ stream, expectedSequence: loaded.sequence, events: [event] });
               const after = this.loader.advance(aggregate, stream, loaded, [event], appended.sequence);
-              this.notifier.appended(appended.events[0].position);
+              this.notifier.appended(appended.events);
               await this.snapshotter.afterCommit(aggregate, stream, loaded.sequence, appended.sequence, [type], after.state, undefined);
               return appended.events[0];
             } catch (error) {

@@ -8,3 +8,5 @@ export * from './fact-appender.js';
 export * from './retry-policy.js';
 export * from './sync-waiter.js';
 export * from './event-dead-letter-retrier.js';
+export * from './projection-rebuilder.js';
+export * from './projection-transactions.js';

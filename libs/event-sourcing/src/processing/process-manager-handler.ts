@@ -120,7 +120,7 @@ export class ProcessManagerHandler implements BatchHandler {
         try {
           const appended = await this.deps.store.append({ stream, expectedSequence: loaded.sequence, events, commandId: stepId });
           this.deps.loader.advance(aggregate, stream, loaded, events, appended.sequence);
-          if (appended.events.length > 0) this.deps.notifier.appended(appended.events[appended.events.length - 1].position);
+          this.deps.notifier.appended(appended.events);
         } catch (error) {
           if (!(error instanceof ConcurrencyError) && !(error instanceof DuplicateCommandError)) throw error;
           this.deps.loader.forget(stream);

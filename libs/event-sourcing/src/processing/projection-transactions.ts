@@ -1,15 +1,18 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
+import { EVENT_SOURCING_DATA_SOURCE } from '../module/tokens.js';
 import { dialectOf } from '../store/typeorm/sql-client.js';
 
 /**
  * Runs projector transactions. PostgreSQL gives each its own pooled connection; SQLite has one
  * connection that TypeORM shares, so transactions there take turns (two open at once would nest).
  */
+@Injectable()
 export class ProjectionTransactions {
   private readonly serial: boolean;
   private turn: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {
     this.serial = dialectOf(dataSource) === 'sqlite';
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { StoredEvent } from '../store/event-envelope.js';
 
 type Wake = () => void;
 
@@ -11,10 +12,12 @@ type Wake = () => void;
 export class EventNotifier {
   private appendWaiters = new Set<Wake>();
   private checkpointWaiters = new Set<Wake>();
-  private readonly appendListeners = new Set<(position: number) => void>();
+  private readonly appendListeners = new Set<(events: readonly StoredEvent[]) => void>();
 
-  appended(position: number): void {
-    for (const listener of this.appendListeners) listener(position);
+  /** Called by every append site right after its append committed, with the events it stored. */
+  appended(events: readonly StoredEvent[]): void {
+    if (events.length === 0) return;
+    for (const listener of this.appendListeners) listener(events);
     this.wakeAll('appendWaiters');
   }
 
@@ -31,8 +34,8 @@ export class EventNotifier {
     return this.wait(this.checkpointWaiters, ms);
   }
 
-  /** Calls `listener` with the last position of every append made in this process. */
-  onAppend(listener: (position: number) => void): () => void {
+  /** Calls `listener` with the events of every append committed in this process; it must not throw. */
+  onAppend(listener: (events: readonly StoredEvent[]) => void): () => void {
     this.appendListeners.add(listener);
     return () => this.appendListeners.delete(listener);
   }

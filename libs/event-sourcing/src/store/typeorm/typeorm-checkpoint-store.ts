@@ -44,8 +44,15 @@ export class TypeOrmCheckpointStore implements CheckpointStore {
     const result = await runner.query(dialectSql(ADVANCE_SQL, postgres), [to, now, subscriber, from], true);
     return result.affected === 1;
   }
+
+  /** Inside a projector reset: back to position 0, together with the read model's clearing. */
+  async resetIn(manager: EntityManager, subscriber: string): Promise<void> {
+    const postgres = dialectOf(this.dataSource) === 'postgres';
+    await manager.queryRunner!.query(dialectSql(DELETE_SQL, postgres), [subscriber]);
+  }
 }
 
+const DELETE_SQL = 'DELETE FROM es_checkpoints WHERE subscriber = ?';
 const INSERT_ZERO_SQL = 'INSERT INTO es_checkpoints (subscriber, position, updated_at) VALUES (?, 0, ?) ON CONFLICT (subscriber) DO NOTHING';
 const ADVANCE_SQL = 'UPDATE es_checkpoints SET position = ?, updated_at = ? WHERE subscriber = ? AND position = ?';
 

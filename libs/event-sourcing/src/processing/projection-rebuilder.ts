@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
+import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
+import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
+import { EVENT_STORE, type EventStore } from '../store/event-store.js';
+import type { TypeOrmCheckpointStore } from '../store/typeorm/typeorm-checkpoint-store.js';
+import { EventProcessor } from './event-processor.js';
+import { ProjectionTransactions } from './projection-transactions.js';
+
+export interface ProjectionRebuildProgress {
+  position: number;
+  /** The store's head when the rebuild began: the rebuild is done when the projector passes it. */
+  target: number;
+}
+
+export interface ProjectionRebuildSummary {
+  projector: string;
+  target: number;
+  durationMs: number;
+}
+
+const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * Resets a projector (its `reset(manager)` and its checkpoint, in one transaction) and lets its
+ * subscription replay from position 0 while commands keep flowing; reports progress until it
+ * passed the head the store had when the rebuild began.
+ */
+@Injectable()
+export class ProjectionRebuilder {
+  constructor(
+    private readonly registry: EventSourcingRegistry,
+    private readonly processor: EventProcessor,
+    private readonly transactions: ProjectionTransactions,
+    @Inject(CHECKPOINT_STORE) private readonly checkpoints: TypeOrmCheckpointStore,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  async rebuild(name: string, onProgress: (progress: ProjectionRebuildProgress) => void = () => undefined): Promise<ProjectionRebuildSummary> {
+    const projector = this.registry.subscribers.get(name);
+    if (!projector) {
+      const known = [...this.registry.subscribers.values()].filter((s) => s.kind === 'projector').map((s) => s.name);
+      throw new NotFoundError(`unknown projector '${name}'; known: ${known.join(', ') || 'none'}`);
+    }
+    if (projector.kind !== 'projector') throw new InvalidArgumentError(`'${name}' is a ${projector.kind}; only projectors can be rebuilt`);
+    if (this.processor.position(name) === undefined) {
+      throw new InvalidArgumentError(`projector '${name}' does not run in this process (processing is disabled)`);
+    }
+    const started = Date.now();
+    const resume = await this.processor.pause(name);
+    try {
+      await this.transactions.run(async (manager) => {
+        await projector.reset?.(manager);
+        await this.checkpoints.resetIn(manager, name);
+      });
+    } finally {
+      await resume();
+    }
+    const target = await this.store.headPosition();
+    for (;;) {
+      const position = Math.min(this.processor.position(name) ?? 0, target);
+      onProgress({ position, target });
+      if (position >= target) break;
+      await new Promise((resolve) => setTimeout(resolve, PROGRESS_INTERVAL_MS));
+    }
+    return { projector: name, target, durationMs: Date.now() - started };
+  }
+}

@@ -1,0 +1,134 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import type { DataSource } from 'typeorm';
+import {
+  CommandGateway,
+  deterministicId,
+  openDataSource,
+  TypeOrmCheckpointStore,
+  TypeOrmEventStore,
+  type StoredEvent,
+} from '#event-sourcing';
+import { Test } from '@nestjs/testing';
+import { EventSourcingModule } from '#event-sourcing';
+import { PlaceOrder, SHOP_PROVIDERS } from './support/shop.domain.js';
+import { createTestStore, type TestStore } from './support/test-store.js';
+
+const ORDERS = 300;
+const SKUS = 30;
+/** What each subscriber of the shop handles (see shop.domain.ts). */
+const HANDLED: Record<string, string[]> = {
+  'shop-view': ['OrderPlaced', 'OrderPaid', 'OrderCancelled', 'StockReserved'],
+  'order-stock': ['OrderPlaced'],
+  'order-flow': ['OrderPlaced', 'OrderPaid', 'OrderCancelled'],
+};
+
+function startChild(store: TestStore, projectorDelayMs: number): ChildProcess {
+  return spawn(process.execPath, ['dist/test/support/crash-child.js'], {
+    env: { ...process.env, CRASH_CHILD_STORE: JSON.stringify(store.options), CRASH_CHILD_PROJECTOR_DELAY_MS: String(projectorDelayMs) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+async function killHard(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
+}
+
+async function readAll(events: TypeOrmEventStore): Promise<StoredEvent[]> {
+  const all: StoredEvent[] = [];
+  for (let batch = await events.readAll(); batch.length > 0; batch = await events.readAll({ afterPosition: batch[batch.length - 1].position })) all.push(...batch);
+  return all;
+}
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 45_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('crash recovery: a process killed in the middle of a backlog', () => {
+  let store: TestStore;
+  let dataSource: DataSource;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    store = await createTestStore();
+    // The backlog: orders stored while no subscriber runs.
+    const moduleRef = await Test.createTestingModule({
+      imports: [EventSourcingModule.forRoot({ store: store.options, processing: { enabled: false } })],
+      providers: SHOP_PROVIDERS,
+    }).compile();
+    const writer = moduleRef.createNestApplication({ logger: false });
+    await writer.init();
+    const gateway = writer.get(CommandGateway);
+    await Promise.all(Array.from({ length: ORDERS }, (_, i) => gateway.send(new PlaceOrder(`order-${i}`, `sku-${i % SKUS}`, 1))));
+    await writer.close();
+    dataSource = await openDataSource(store.options);
+  });
+
+  afterAll(async () => {
+    for (const child of children) await killHard(child);
+    await dataSource?.destroy();
+    await store.cleanup();
+  });
+
+  it('projects every event exactly once and emits every saga command exactly once after a SIGKILL and a restart', async () => {
+    const checkpoints = new TypeOrmCheckpointStore(dataSource);
+    const events = await TypeOrmEventStore.create(dataSource);
+    const backlogHead = await events.headPosition();
+
+    const first = startChild(store, 10);
+    children.push(first);
+    // Kill it once the projector committed some batches but is far from done.
+    await until(async () => (await checkpoints.load('shop-view')) > 0, 'the first projector batch');
+    await killHard(first);
+    const atKill = await checkpoints.load('shop-view');
+    expect(atKill).toBeLessThan(backlogHead);
+
+    const second = startChild(store, 0);
+    children.push(second);
+    // Caught up: every subscriber is past the last event it handles, and the head stopped moving
+    // (sagas and the process manager append events of their own).
+    let head = -1;
+    await until(async () => {
+      const stored = await readAll(events);
+      const now = stored.length ? stored[stored.length - 1].position : 0;
+      const positions = await checkpoints.loadAll();
+      const done =
+        now === head &&
+        Object.entries(HANDLED).every(([name, types]) => {
+          const last = stored.filter((event) => types.includes(event.type)).pop()?.position ?? 0;
+          return (positions.get(name) ?? 0) >= last;
+        });
+      head = now;
+      return done;
+    }, 'the second process to catch up');
+    await killHard(second);
+
+    const all = await readAll(events);
+    const placed = all.filter((event) => event.type === 'OrderPlaced');
+    expect(placed).toHaveLength(ORDERS);
+
+    // Projector: exactly once per event (the read model counts its projections per order).
+    const rows: Array<{ order_id: string; projections: number }> = await dataSource.query('SELECT order_id, projections FROM shop_orders');
+    expect(rows).toHaveLength(ORDERS);
+    expect(rows.filter((row) => Number(row.projections) !== 1)).toEqual([]);
+    const reservedRows: Array<{ reserved: number }> = await dataSource.query('SELECT reserved FROM shop_stock');
+    expect(reservedRows.reduce((sum, row) => sum + Number(row.reserved), 0)).toBe(ORDERS);
+
+    // Saga: one ReserveStock per order, with the id derived from the order's event (no doubles after redelivery).
+    const reserved = all.filter((event) => event.type === 'StockReserved');
+    expect(reserved).toHaveLength(ORDERS);
+    const expectedIds = new Set(placed.map((event) => deterministicId('order-stock', event.metadata.eventId, 0)));
+    expect(new Set(reserved.map((event) => event.metadata.commandId))).toEqual(expectedIds);
+    // Facts: one count per sku, whatever was redelivered.
+    expect(all.filter((event) => event.type === 'StockCounted')).toHaveLength(SKUS);
+    // Process manager: one tracking event per order.
+    expect(all.filter((event) => event.type === 'OrderTracked')).toHaveLength(ORDERS);
+  });
+});

@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Module } from '@nestjs/common';
+import { EventSourcingModule, type StoreOptions } from '#event-sourcing';
+import { SHOP_PROVIDERS, ShopProjector } from './shop.domain.js';
+
+/*
+ * A shop instance in its own process, for the crash-recovery suite: it processes the backlog with
+ * a slowed projector until the suite kills it (SIGKILL) or, with CRASH_CHILD_EXIT_WHEN_IDLE, until
+ * every subscriber caught up.
+ */
+const store = JSON.parse(process.env.CRASH_CHILD_STORE!) as StoreOptions;
+
+@Module({
+  imports: [EventSourcingModule.forRoot({ store, processing: { pollIntervalMs: 20 } })],
+  providers: SHOP_PROVIDERS,
+})
+class CrashChildModule {}
+
+const app = await NestFactory.createApplicationContext(CrashChildModule, { logger: ['error'] });
+app.get(ShopProjector).delayMs = Number(process.env.CRASH_CHILD_PROJECTOR_DELAY_MS ?? 0);
+process.stdout.write('ready\n');
