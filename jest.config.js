@@ -6,6 +6,7 @@ const base = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
     '^#event-sourcing$': '<rootDir>/libs/event-sourcing/src/index.ts',
+    '^#event-sourcing/cqrs$': '<rootDir>/libs/event-sourcing/src/cqrs/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

@@ -16,18 +16,19 @@ import {
   SequenceMismatchError,
 } from '#event-sourcing';
 import { RenamePlayer } from '../apps/poker/src/player/index.js';
-import { createMergeApp, LogCapture } from './support/merge-app.js';
+import { CapturingLogger } from './support/capturing-logger.js';
+import { createMergeApp } from './support/merge-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
 describe('merge strategies: each strategy, each branch', () => {
   let store: TestStore;
-  let logs: LogCapture;
+  let logs: CapturingLogger;
   let app: INestApplication;
   let http: ReturnType<typeof request>;
 
   beforeAll(async () => {
     store = await createTestStore();
-    logs = new LogCapture();
+    logs = new CapturingLogger();
     app = await createMergeApp(store.options, logs);
     http = request(app.getHttpServer());
   });
@@ -109,7 +110,7 @@ describe('merge strategies: each strategy, each branch', () => {
       const res = await send('profile', 'pr2', 'ResetProfile', {}, at(1));
       expect(res.status).toBe(412);
       expect(res.body).toMatchObject({ expectedSequence: 1, actualSequence: 2, degradedToStrict: true });
-      expect(logs.lines).toContain("MergeResolver: ResetProfile on profile/pr2: ResetProfile declares modifies ['*']; merge behaves as STRICT");
+      expect(logs.warnings).toContain("ResetProfile on profile/pr2: ResetProfile declares modifies ['*']; merge behaves as STRICT");
       expect((await send('profile', 'pr2', 'ResetProfile', {}, at(2))).status).toBe(200);
     });
 
@@ -130,7 +131,7 @@ describe('merge strategies: each strategy, each branch', () => {
       expect(belowSnapshot.status).toBe(412);
       expect(belowSnapshot.body).toMatchObject({ expectedSequence: 1, actualSequence: 4, degradedToStrict: true });
       expect(belowSnapshot.body.message).toMatch(/state at sequence 1 could not be replayed .*no @Apply for stored event type RetiredEvent.*merge behaves as STRICT/);
-      expect(logs.lines.some((line) => /SetName on profile\/pr3: the state at sequence 1 could not be replayed.*behaves as STRICT/.test(line))).toBe(true);
+      expect(logs.warnings.some((line) => /SetName on profile\/pr3: the state at sequence 1 could not be replayed.*behaves as STRICT/.test(line))).toBe(true);
     });
   });
 

@@ -170,6 +170,15 @@ describe('poker over HTTP: the command contract and the error model', () => {
     expect(bad.body.message).toMatch(/afterSequence must be a whole number >= 0, got 'abc'/);
   });
 
+  it('serves Prometheus metrics with command counts by outcome', async () => {
+    const res = await http.get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.text).toMatch(/es_commands_total\{aggregate_type="player",command_type="DepositFunds",outcome="ok"\} \d+/);
+    expect(res.text).toMatch(/es_commands_total\{aggregate_type="player",command_type="WithdrawFunds",outcome="FAILED_PRECONDITION"\} \d+/);
+    expect(res.text).toMatch(/es_command_duration_seconds_bucket/);
+  });
+
   it('reports health', async () => {
     const res = await http.get('/health');
     expect(res.status).toBe(200);

@@ -17,20 +17,3 @@ export async function createMergeApp(store: StoreOptions, logger: LoggerService 
   await app.init();
   return app;
 }
-
-/** Keeps what the framework logs, so a test can check that a merge said why it behaved as STRICT. */
-export class LogCapture implements LoggerService {
-  readonly lines: string[] = [];
-
-  log(message: unknown, context?: string): void {
-    this.lines.push(`${context ?? ''}: ${String(message)}`);
-  }
-
-  warn(message: unknown, context?: string): void {
-    this.log(message, context);
-  }
-
-  error(message: unknown, ...rest: unknown[]): void {
-    this.log(message, String(rest[rest.length - 1] ?? ''));
-  }
-}

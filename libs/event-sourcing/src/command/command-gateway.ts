@@ -5,6 +5,7 @@ import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
 import { assertMergeStrategyUsable } from '../merge/merge-strategy.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
+import { MetricsService } from '../runtime/metrics.service.js';
 import { AggregateDispatcher } from '../scheduling/index.js';
 import { COMMAND_DISPATCHER } from '../module/tokens.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
@@ -24,6 +25,7 @@ export class CommandGateway {
     private readonly admission: AdmissionGate,
     @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
     private readonly syncWaiter: SyncWaiter,
+    private readonly metrics: MetricsService,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
   ) {}
 
@@ -34,22 +36,31 @@ export class CommandGateway {
 
   /** Sends a command; with a sync mode, also waits for its consequences (SYNC_TIMEOUT when they are late). */
   async send(command: object, options: SendOptions = {}): Promise<CommandResult> {
-    const result = await this.admission.run(() => this.dispatch(command, options));
-    const mode = options.syncMode ?? SyncMode.ASYNC;
-    if (mode !== SyncMode.ASYNC) {
-      const timeout = options.syncTimeoutMs ?? this.options.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS;
-      await this.syncWaiter.wait(result, mode, timeout, result.events[0]?.metadata.correlationId ?? options.correlationId ?? result.commandId);
+    const started = performance.now();
+    const handler = this.registry.handlerForInstance(command);
+    let outcome = 'ok';
+    try {
+      const result = await this.admission.run(() => this.dispatch(command, handler, options));
+      const mode = options.syncMode ?? SyncMode.ASYNC;
+      if (mode !== SyncMode.ASYNC) {
+        const timeout = options.syncTimeoutMs ?? this.options.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS;
+        await this.syncWaiter.wait(result, mode, timeout, result.events[0]?.metadata.correlationId ?? options.correlationId ?? result.commandId);
+      }
+      return result;
+    } catch (error) {
+      outcome = (error as { code?: string }).code ?? 'INTERNAL';
+      throw error;
+    } finally {
+      if (handler) this.metrics.recordCommand(handler.aggregate.type, handler.commandType, outcome, (performance.now() - started) / 1000);
     }
-    return result;
   }
 
   /** For sagas and process managers: admitted while shutting down, so they can finish their batch. */
   sendInternal(command: object, options: SendOptions): Promise<CommandResult> {
-    return this.admission.run(() => this.dispatch(command, options), true);
+    return this.admission.run(() => this.dispatch(command, this.registry.handlerForInstance(command), options), true);
   }
 
-  private async dispatch(command: object, options: SendOptions): Promise<CommandResult> {
-    const handler = this.registry.handlerForInstance(command);
+  private async dispatch(command: object, handler: CommandHandlerDefinition | undefined, options: SendOptions): Promise<CommandResult> {
     if (!handler) {
       throw new NotFoundError(`no aggregate handles command ${command?.constructor?.name ?? typeof command}`);
     }

@@ -6,3 +6,4 @@ export * from './error-body.js';
 export * from './event-sourcing-exception.filter.js';
 export * from './health.controller.js';
 export * from './wire-event.js';
+export * from './metrics.controller.js';

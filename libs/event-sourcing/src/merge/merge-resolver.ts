@@ -88,7 +88,7 @@ export class MergeResolver {
     try {
       return changedPaths(request.actual.state, replay(request.handler.aggregate, fresh.state, events));
     } catch (error) {
-      throw this.degrade(request, `applying its events to a replay failed (${(error as Error).message})`, 'warn');
+      throw this.degrade(request, `applying its events to a replay failed (${(error as Error).message})`);
     }
   }
 
@@ -108,7 +108,7 @@ export class MergeResolver {
     try {
       return await request.loader.loadAt(request.handler.aggregate, request.stream, sequence);
     } catch (error) {
-      throw this.degrade(request, `the state at sequence ${sequence} could not be replayed (${(error as Error).message})`, 'warn');
+      throw this.degrade(request, `the state at sequence ${sequence} could not be replayed (${(error as Error).message})`);
     }
   }
 
@@ -144,9 +144,9 @@ export class MergeResolver {
   }
 
   /** COMMUTATIVE falls back to STRICT when it cannot tell fields apart; the log says so (seed: graceful degradation). */
-  private degrade(request: MergeRequest, why: string, level: 'log' | 'warn' = 'log'): SequenceMismatchError {
+  private degrade(request: MergeRequest, why: string): SequenceMismatchError {
     const { handler, stream } = request;
-    this.logger[level](`${handler.commandType} on ${stream.aggregateType}/${stream.aggregateId}: ${why}; merge behaves as STRICT`);
+    this.logger.warn(`${handler.commandType} on ${stream.aggregateType}/${stream.aggregateId}: ${why}; merge behaves as STRICT`);
     return this.mismatch(request, `${why}; merge behaves as STRICT`, { degradedToStrict: true });
   }
 

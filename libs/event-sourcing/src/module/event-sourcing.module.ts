@@ -15,6 +15,8 @@ import { CommandController } from '../http/command.controller.js';
 import { DeadLetterController } from '../http/dead-letter.controller.js';
 import { EventSourcingExceptionFilter } from '../http/event-sourcing-exception.filter.js';
 import { HealthController } from '../http/health.controller.js';
+import { MetricsController } from '../http/metrics.controller.js';
+import { MetricsService } from '../runtime/metrics.service.js';
 import { MergeResolver } from '../merge/merge-resolver.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { EventSourcingLifecycle } from '../runtime/event-sourcing-lifecycle.js';
@@ -74,6 +76,7 @@ const runtimeProviders: Provider[] = [
   AggregateExplorer,
   SubscriberExplorer,
   EventNotifier,
+  MetricsService,
   EventProcessor,
   EventDeadLetterRetrier,
   EmissionSender,
@@ -112,6 +115,7 @@ const exported = [
   EventProcessor,
   FactAppender,
   ProjectionRebuilder,
+  MetricsService,
 ];
 
 /** The framework as one global Nest module: `forRoot(options)` or `forRootAsync({useFactory, inject, imports})`. */
@@ -137,7 +141,7 @@ export class EventSourcingModule {
         ...runtimeProviders,
         ...(http ? [{ provide: APP_FILTER, useClass: EventSourcingExceptionFilter }] : []),
       ],
-      controllers: http ? [CommandController, AggregateController, DeadLetterController, HealthController] : [],
+      controllers: http ? [CommandController, AggregateController, DeadLetterController, HealthController, MetricsController] : [],
       exports: exported,
     };
   }
