@@ -1,5 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { EventSourcingModule, type StoreOptions } from '#event-sourcing';
+import { EventSourcingCqrsModule } from '#event-sourcing/cqrs';
+import { HandResultsHandler } from './cqrs/hand-results.handler.js';
 import { PlayerAggregate } from './player/index.js';
 
 export interface PokerModuleOptions {
@@ -19,8 +22,10 @@ export class PokerModule {
           http: true,
           shutdownTimeoutMs: options.shutdownTimeoutMs,
         }),
+        CqrsModule.forRoot(),
+        EventSourcingCqrsModule,
       ],
-      providers: [PlayerAggregate],
+      providers: [PlayerAggregate, HandResultsHandler],
     };
   }
 }

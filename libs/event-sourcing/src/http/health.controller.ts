@@ -2,7 +2,11 @@ import { Controller, Get, HttpException, Inject } from '@nestjs/common';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 
-/** `GET /health`: 200 while the store answers and commands are admitted, 503 otherwise. */
+/**
+ * `GET /health`: 200 while the store answers and commands are admitted, 503 otherwise. Written
+ * here rather than with @nestjs/terminus: two checks that need our own state (the store port and
+ * the admission gate) do not pay for a dependency every user of the library would carry.
+ */
 @Controller('health')
 export class HealthController {
   constructor(

@@ -1,0 +1,47 @@
+import { Module } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { CommandGateway, createDataSource, EventSourcingModule, EVENT_STORE, type EventStore } from '#event-sourcing';
+import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
+import { createTestStore, type TestStore } from './support/test-store.js';
+
+const SETTINGS = Symbol('SETTINGS');
+
+@Module({ providers: [{ provide: SETTINGS, useValue: { shutdownTimeoutMs: 2_000 } }], exports: [SETTINGS] })
+class SettingsModule {}
+
+describe('EventSourcingModule.forRootAsync with an application-owned DataSource', () => {
+  let store: TestStore;
+
+  beforeEach(async () => {
+    store = await createTestStore();
+  });
+
+  afterEach(async () => {
+    await store.cleanup();
+  });
+
+  it('builds its options from injected providers, uses the given DataSource, and leaves it open at shutdown', async () => {
+    const dataSource = createDataSource(store.options);
+    await dataSource.initialize();
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        EventSourcingModule.forRootAsync({
+          imports: [SettingsModule],
+          inject: [SETTINGS],
+          useFactory: (settings: { shutdownTimeoutMs: number }) => ({ store: { dataSource }, ...settings }),
+        }),
+      ],
+      providers: [CounterAggregate],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    const result = await app.get(CommandGateway).send(new AddMany('k1', 2));
+    expect(result).toMatchObject({ aggregateType: 'counter', aggregateId: 'k1', sequence: 2 });
+    expect(await app.get<EventStore>(EVENT_STORE).streamSequence({ aggregateType: 'counter', aggregateId: 'k1' })).toBe(2);
+    await app.close();
+    expect(dataSource.isInitialized).toBe(true);
+    const [row] = await dataSource.query('SELECT count(*) AS n FROM es_events');
+    expect(Number(row.n)).toBe(2);
+    await dataSource.destroy();
+  });
+});
