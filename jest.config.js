@@ -12,10 +12,11 @@ const base = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
-  testTimeout: 60000,
 };
 
 export default {
+  // A global option: jest ignores it inside projects.
+  testTimeout: 60000,
   projects: [
     {
       ...base,

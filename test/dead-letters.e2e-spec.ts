@@ -1,6 +1,7 @@
-import type { INestApplication } from '@nestjs/common';
+import { Injectable, type INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { CommandDeadLetterRetrier, DEAD_LETTER_STORE, DeadLetterService, type DeadLetterStore } from '#event-sourcing';
+import { CommandDeadLetterRetrier, DEAD_LETTER_STORE, DeadLetterService, EventSourcingModule, type DeadLetterStore } from '#event-sourcing';
 import { createMergeApp } from './support/merge-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
@@ -163,5 +164,20 @@ describe('MANUAL merge and the dead-letter routes', () => {
       expect(() => app.get(DeadLetterService).registerRetrier('command', async () => undefined)).toThrow("dead letters of kind 'command' already have a retrier");
       await expect(service.discard(letter.id)).resolves.toMatchObject({ status: 'discarded' });
     });
+  });
+
+  it('is injectable into the application\'s own providers', async () => {
+    @Injectable()
+    class Reviewer {
+      constructor(readonly deadLetters: DeadLetterService) {}
+    }
+    const own = await createTestStore();
+    const moduleRef = await Test.createTestingModule({ imports: [EventSourcingModule.forRoot({ store: own.options })], providers: [Reviewer] }).compile();
+    try {
+      expect(moduleRef.get(Reviewer).deadLetters).toBeInstanceOf(DeadLetterService);
+    } finally {
+      await moduleRef.close();
+      await own.cleanup();
+    }
   });
 });

@@ -146,7 +146,7 @@ describe('projection rebuild', () => {
     const view = app.get(ShopReadModel);
     for (let i = 0; i < 40; i++) await gateway.send(new PlaceOrder(`r${i}`, `sku-${i % 5}`, 1), { syncMode: SyncMode.SIMPLE });
     const progress: number[] = [];
-    const flowing = Promise.all(Array.from({ length: 20 }, (_, i) => gateway.send(new PlaceOrder(`late${i}`, 'sku-late', 1))));
+    const flowing = Promise.all(Array.from({ length: 20 }, (_, i) => gateway.send(new PlaceOrder(`late${i}`, `sku-late-${i}`, 1))));
     const summary = await app.get(ProjectionRebuilder).rebuild('shop-view', (p) => progress.push(p.position));
     await flowing;
     expect(summary.projector).toBe('shop-view');

@@ -1,3 +1,4 @@
+// The @nestjs/cqrs bridge is a separate entry (cqrs/index.ts, `#event-sourcing/cqrs`): @nestjs/cqrs is an optional peer dependency.
 export * from './command/index.js';
 export * from './dead-letter/index.js';
 export * from './decorators/index.js';

@@ -1,5 +1,6 @@
 import { FailedPreconditionError, InvalidArgumentError } from '#event-sourcing';
 import { type Card, clockwiseAfter } from '../cards/index.js';
+import { drawnHand } from './dealing.js';
 import type { BettingAction, BlindType, PlayerAction } from './hand.commands.js';
 import type { HandPlayerState, HandState, Phase } from './hand.state.js';
 
@@ -68,7 +69,7 @@ export function applyCommunityCards(state: HandState, cards: readonly Card[], ph
 /** Replaces the discarded cards in place; the last draw opens the final betting round. */
 export function applyDraw(state: HandState, playerId: string, discarded: readonly Card[], drawn: readonly Card[]): void {
   const player = findPlayer(state, playerId)!;
-  player.holeCards = player.holeCards.map((card) => (discarded.includes(card) ? drawn[discarded.indexOf(card)] : card));
+  player.holeCards = drawnHand(player.holeCards, discarded, drawn);
   player.hasDrawn = true;
   state.deck = state.deck.slice(drawn.length);
   if (stillIn(state).every((p) => p.hasDrawn)) startRound(state);

@@ -31,3 +31,8 @@ function holeCardsRoundRobin(variant: Variant, players: DealtPlayer[], deck: Car
   }
   return hands;
 }
+
+/** A hand after a draw: each discarded card replaced, in place, by the card drawn for it. */
+export function drawnHand(holeCards: readonly Card[], discarded: readonly Card[], drawn: readonly Card[]): Card[] {
+  return holeCards.map((card) => (discarded.includes(card) ? drawn[discarded.indexOf(card)] : card));
+}

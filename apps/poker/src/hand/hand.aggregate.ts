@@ -15,14 +15,8 @@ import {
   HandComplete,
   PotAwarded,
 } from './hand.events.js';
-import { type HandPlayerState, type HandState, initialHandState, type Phase } from './hand.state.js';
-
-/** Hold'em and Omaha streets: the phase a closed round leads to, and how many cards it deals. */
-const STREETS: Partial<Record<Phase, { phase: Phase; count: number }>> = {
-  PREFLOP: { phase: 'FLOP', count: 3 },
-  FLOP: { phase: 'TURN', count: 1 },
-  TURN: { phase: 'RIVER', count: 1 },
-};
+import { type HandPlayerState, type HandState, initialHandState } from './hand.state.js';
+import { lastBettingRound, STREETS } from './streets.js';
 
 /**
  * One hand of poker, driven by commands from the hand-flow process manager. STRICT: action
@@ -200,8 +194,7 @@ export class HandAggregate {
   @Apply(BettingRoundComplete)
   onRoundComplete(state: HandState, event: BettingRoundComplete): void {
     state.actionOn = null;
-    const lastRound = state.variant === 'FIVE_CARD_DRAW' ? 'DRAW' : 'RIVER';
-    if (stillIn(state).length <= 1 || event.phase === lastRound) {
+    if (stillIn(state).length <= 1 || event.phase === lastBettingRound(state.variant)) {
       state.phase = 'SHOWDOWN';
       state.status = 'showdown';
     } else if (state.variant === 'FIVE_CARD_DRAW') {

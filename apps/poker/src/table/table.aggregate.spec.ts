@@ -140,6 +140,11 @@ describe('TableAggregate', () => {
       expect(outcome.state).toMatchObject({ status: 'in_hand', currentHandId: 'table-1-hand-1', handCount: 1, dealerPosition: 2 });
     });
 
+    it('passes a seed on for the deck', async () => {
+      const outcome = await seated(['alice', 0], ['bob', 1]).when(Object.assign(startHand(), { seed: 'demo-7' }), context);
+      expect((outcome.events[0] as HandStarted).deckSeed).toBe('demo-7');
+    });
+
     it('puts the blinds on the two seats after the dealer and lists the players clockwise from there', async () => {
       const outcome = await seated(['a', 1], ['b', 3], ['c', 5]).when(startHand(), context);
       const started = outcome.events[0] as HandStarted;

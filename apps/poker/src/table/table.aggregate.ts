@@ -57,7 +57,7 @@ export class TableAggregate {
   }
 
   @CommandHandler(StartHand, { emits: [HandStarted] })
-  startHand(_command: StartHand, state: TableState, context: CommandContext): HandStarted {
+  startHand(command: StartHand, state: TableState, context: CommandContext): HandStarted {
     requireTable(state);
     if (state.status === 'in_hand') throw new FailedPreconditionError(`hand ${state.currentHandId} is still in progress`);
     // Players with no chips left cannot post or bet, so they sit this hand out like those sitting out.
@@ -82,6 +82,7 @@ export class TableAggregate {
       clockwiseAfter(ready, dealer),
       context.aggregateId,
       state.actionTimeoutMs,
+      command.seed ?? null,
     );
   }
 

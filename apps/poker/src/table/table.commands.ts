@@ -36,7 +36,10 @@ export class LeaveTable extends TableCommand {
   @IsString() @Length(1, 200) playerId!: string;
 }
 
-export class StartHand extends TableCommand {}
+export class StartHand extends TableCommand {
+  /** Reproducible deals (tests, the demo): the hand's deck is shuffled from this seed; without it, at random. */
+  @IsOptional() @IsString() @Length(1, 200) seed?: string;
+}
 
 export class EndHand extends TableCommand {
   @IsString() @Length(1, 300) handId!: string;

@@ -51,6 +51,8 @@ export class HandStarted {
     // Beyond POKER.md's fields, so the sagas and the hand flow need nothing but this event.
     readonly tableId: string,
     readonly actionTimeoutMs: number,
+    /** StartHand's seed, for the deck; null: shuffled at random. */
+    readonly deckSeed: string | null = null,
   ) {}
 }
 

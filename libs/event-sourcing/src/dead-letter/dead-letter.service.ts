@@ -29,10 +29,11 @@ const KINDS = Object.keys({ command: true, event: true } satisfies Record<DeadLe
 /**
  * Review of the dead-letter table (DESIGN.md sections 5 and 6): list, get, retry, discard.
  *
- * Retrying is pluggable per kind. Commands (MANUAL merge) are retried here; whoever produces
- * another kind registers its retrier once at startup, e.g. the event processing in `onModuleInit`:
+ * Retrying is pluggable per kind. Commands (MANUAL merge) go to CommandDeadLetterRetrier; a producer
+ * of another kind registers its retrier once, when it is constructed (the event processing does so
+ * for 'event' in processing/event-dead-letter-retrier.ts):
  *
- *   deadLetters.registerRetrier('event', (letter) => this.redeliver(letter.subscriber!, letter.context));
+ *   deadLetters.registerRetrier('event', (letter, body) => this.redeliver(letter));
  */
 @Injectable()
 export class DeadLetterService {

@@ -110,6 +110,7 @@ const exported = [
   EventSourcingRegistry,
   AggregateReader,
   CommandGateway,
+  DeadLetterService,
   SnapshotRebuilder,
   EventNotifier,
   EventProcessor,

@@ -1,0 +1,12 @@
+import { OnEvent, Saga } from '#event-sourcing';
+import { HandComplete } from '../hand/index.js';
+import { EndHand } from '../table/index.js';
+
+/** A finished hand moves its chips back onto the table's stacks and frees the table for the next one. */
+@Saga('hand-to-table')
+export class HandToTableSaga {
+  @OnEvent(HandComplete)
+  onHandComplete(event: HandComplete): EndHand {
+    return Object.assign(new EndHand(), { tableId: event.tableId, handId: event.handId, stackChanges: event.stackChanges });
+  }
+}

@@ -1,0 +1,20 @@
+import { fact, type FactEmission, OnEvent, Saga, type StoredEvent } from '#event-sourcing';
+import { PlayerReturningToPlay, PlayerSittingOut } from '../player/index.js';
+import { PlayerSatIn, PlayerSatOut } from '../table/index.js';
+
+/**
+ * A player sitting out (or back in) is a fact for every table they sit at: the table cannot refuse
+ * it. The external id is the player's event, so a redelivery appends nothing twice.
+ */
+@Saga('player-to-table')
+export class PlayerToTableSaga {
+  @OnEvent(PlayerSittingOut)
+  onSittingOut(event: PlayerSittingOut, envelope: StoredEvent): FactEmission[] {
+    return event.tableIds.map((tableId) => fact('table', tableId, new PlayerSatOut(envelope.aggregateId), envelope.metadata.eventId));
+  }
+
+  @OnEvent(PlayerReturningToPlay)
+  onReturning(event: PlayerReturningToPlay, envelope: StoredEvent): FactEmission[] {
+    return event.tableIds.map((tableId) => fact('table', tableId, new PlayerSatIn(envelope.aggregateId), envelope.metadata.eventId));
+  }
+}

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { plainToInstance } from 'class-transformer';
+import { CommandGateway, EVENT_STORE, type EventStore, SyncMode, validateCommand } from '#event-sourcing';
+import { BUY_IN_SEAT, type BuyInCompleted, type BuyInFailed, type BuyInInitiated } from '../flows/index.js';
+import { ReserveFunds } from '../player/index.js';
+import { BuyInOutcome, BuyInRequest } from './buy-in.dto.js';
+
+/**
+ * `POST /tables/:id/buy-in`: each request is a new buy-in process under a fresh correlation id.
+ * It starts by reserving the funds (ReserveFunds with that correlation id and the seat as event
+ * metadata); the buy-in process manager starts on that FundsReserved. No extra aggregate is
+ * needed, and a refused reservation (unknown player, insufficient funds) is answered at once,
+ * with nothing to undo. CASCADE waits until the whole flow has run, so the outcome is known.
+ */
+@ApiTags('poker')
+@Controller('tables')
+export class BuyInController {
+  constructor(
+    private readonly gateway: CommandGateway,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  @Post(':tableId/buy-in')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Buy in at a table: reserve the funds, check the table, take the seat (or release the funds)' })
+  @ApiOkResponse({ type: BuyInOutcome })
+  async buyIn(@Param('tableId') tableId: string, @Body() body: unknown): Promise<BuyInOutcome> {
+    const request = plainToInstance(BuyInRequest, body ?? {}) as BuyInRequest;
+    await validateCommand(request);
+    const buyInId = randomUUID();
+    const reserve = Object.assign(new ReserveFunds(), { playerId: request.playerId, tableId, amount: request.amount });
+    await this.gateway.send(reserve, { correlationId: buyInId, metadata: { [BUY_IN_SEAT]: request.seat }, syncMode: SyncMode.CASCADE });
+    return this.outcome(buyInId, { ...request, tableId });
+  }
+
+  /** The outcome as the process recorded it in its own events. */
+  private async outcome(buyInId: string, request: BuyInRequest & { tableId: string }): Promise<BuyInOutcome> {
+    const outcome: BuyInOutcome = { buyInId, ...request, status: 'PENDING' };
+    for (const event of await this.events.readStream({ aggregateType: 'buy-in', aggregateId: buyInId })) {
+      if (event.type === 'BuyInInitiated') outcome.seat = (event.payload as BuyInInitiated).seat;
+      if (event.type === 'BuyInCompleted') Object.assign(outcome, { status: 'COMPLETED', seat: (event.payload as BuyInCompleted).seat });
+      if (event.type === 'BuyInFailed') Object.assign(outcome, { status: 'FAILED', ...(event.payload as BuyInFailed) });
+    }
+    return outcome;
+  }
+}

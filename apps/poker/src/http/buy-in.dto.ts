@@ -1,0 +1,30 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsPositive, IsString, Length, Max, Min } from 'class-validator';
+import { BUY_IN_FAILURES, type BuyInFailureCode } from '../flows/index.js';
+import { MAX_SEATS, positiveChips, says } from '../table/index.js';
+
+const seatRange = says(`a seat from 0 to ${MAX_SEATS - 1}, or -1 for any free seat`);
+
+export class BuyInRequest {
+  @ApiProperty({ example: 'alice' }) @IsString() @Length(1, 200) playerId!: string;
+  @ApiProperty({ description: 'The seat wanted, or -1 for the lowest free seat', example: -1 })
+  @IsInt(seatRange)
+  @Min(-1, seatRange)
+  @Max(MAX_SEATS - 1, seatRange)
+  seat!: number;
+  @ApiProperty({ description: "Chips to bring to the table, within the table's buy-in range", example: 500 })
+  @IsInt(positiveChips)
+  @IsPositive(positiveChips)
+  amount!: number;
+}
+
+export class BuyInOutcome {
+  @ApiProperty({ description: 'The buy-in process id: the correlation id of all its events' }) buyInId!: string;
+  @ApiProperty() playerId!: string;
+  @ApiProperty() tableId!: string;
+  @ApiProperty({ description: 'The seat asked for, or taken once COMPLETED' }) seat!: number;
+  @ApiProperty() amount!: number;
+  @ApiProperty({ enum: ['COMPLETED', 'FAILED', 'PENDING'] }) status!: 'COMPLETED' | 'FAILED' | 'PENDING';
+  @ApiPropertyOptional({ enum: BUY_IN_FAILURES }) code?: BuyInFailureCode;
+  @ApiPropertyOptional({ example: 'seat 2 is occupied by bob' }) reason?: string;
+}

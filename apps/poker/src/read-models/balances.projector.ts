@@ -1,0 +1,60 @@
+import { Inject, type OnModuleInit } from '@nestjs/common';
+import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, type StoredEvent } from '#event-sourcing';
+import type { DataSource, EntityManager } from 'typeorm';
+import { FundsDeposited, FundsReleased, FundsReserved, FundsWithdrawn, PlayerRegistered, SessionSettled } from '../player/index.js';
+import { query } from './sql.js';
+
+/** Balances: each player's bankroll, what is reserved at tables, and what is available. */
+@Projector('balances')
+export class BalancesProjector implements OnModuleInit {
+  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  async onModuleInit(): Promise<void> {
+    await query(
+      this.dataSource,
+      `CREATE TABLE IF NOT EXISTS poker_balances (
+        player_id TEXT PRIMARY KEY, bankroll INTEGER NOT NULL, reserved INTEGER NOT NULL, available INTEGER NOT NULL)`,
+    );
+  }
+
+  @OnEvent(PlayerRegistered)
+  async onRegistered(_event: PlayerRegistered, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    await query(manager, 'INSERT INTO poker_balances (player_id, bankroll, reserved, available) VALUES ($1, 0, 0, 0) ON CONFLICT (player_id) DO NOTHING', [
+      envelope.aggregateId,
+    ]);
+  }
+
+  @OnEvent(FundsDeposited, FundsWithdrawn)
+  onBankroll(event: FundsDeposited | FundsWithdrawn, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    return change(manager, envelope.aggregateId, event.newBalance, 0);
+  }
+
+  @OnEvent(FundsReserved)
+  onReserved(event: FundsReserved, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    return change(manager, envelope.aggregateId, null, event.amount);
+  }
+
+  @OnEvent(FundsReleased)
+  onReleased(event: FundsReleased, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    return change(manager, envelope.aggregateId, null, -event.amount);
+  }
+
+  @OnEvent(SessionSettled)
+  onSettled(event: SessionSettled, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    return change(manager, envelope.aggregateId, event.newBalance, -event.reserved);
+  }
+
+  async reset(manager: EntityManager): Promise<void> {
+    await query(manager, 'DELETE FROM poker_balances');
+  }
+}
+
+/** A new bankroll (null: unchanged) and a change of the reserved chips; available follows. */
+async function change(manager: EntityManager, playerId: string, bankroll: number | null, reservedChange: number): Promise<void> {
+  await query(
+    manager,
+    `UPDATE poker_balances SET bankroll = COALESCE($1, bankroll), reserved = reserved + $2, available = COALESCE($1, bankroll) - (reserved + $2)
+     WHERE player_id = $3`,
+    [bankroll, reservedChange, playerId],
+  );
+}

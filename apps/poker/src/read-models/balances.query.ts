@@ -1,0 +1,27 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_SOURCING_DATA_SOURCE, NotFoundError } from '#event-sourcing';
+import type { DataSource } from 'typeorm';
+import { query } from './sql.js';
+
+export interface Balance {
+  playerId: string;
+  bankroll: number;
+  reserved: number;
+  available: number;
+}
+
+/** Reads the balances read model. */
+@Injectable()
+export class BalancesQuery {
+  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  async balance(playerId: string): Promise<Balance> {
+    const [row] = await query<Balance>(
+      this.dataSource,
+      'SELECT player_id AS "playerId", bankroll, reserved, available FROM poker_balances WHERE player_id = $1',
+      [playerId],
+    );
+    if (!row) throw new NotFoundError(`player ${playerId} has no balance: not registered`);
+    return { playerId: row.playerId, bankroll: Number(row.bankroll), reserved: Number(row.reserved), available: Number(row.available) };
+  }
+}

@@ -1,0 +1,57 @@
+import { Inject, type OnModuleInit } from '@nestjs/common';
+import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, type StoredEvent } from '#event-sourcing';
+import type { DataSource, EntityManager } from 'typeorm';
+import { HandComplete, PotAwarded } from '../hand/index.js';
+import { PlayerRegistered, PlayerRenamed } from '../player/index.js';
+import { query } from './sql.js';
+
+/** Leaderboard: per player, net winnings over all hands, hands played and hands won (a share of a pot counts). */
+@Projector('leaderboard')
+export class LeaderboardProjector implements OnModuleInit {
+  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  async onModuleInit(): Promise<void> {
+    await query(
+      this.dataSource,
+      `CREATE TABLE IF NOT EXISTS poker_leaderboard (
+        player_id TEXT PRIMARY KEY, display_name TEXT NOT NULL, net_winnings INTEGER NOT NULL,
+        hands_played INTEGER NOT NULL, hands_won INTEGER NOT NULL)`,
+    );
+  }
+
+  @OnEvent(PlayerRegistered)
+  async onRegistered(event: PlayerRegistered, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    await query(
+      manager,
+      `INSERT INTO poker_leaderboard (player_id, display_name, net_winnings, hands_played, hands_won) VALUES ($1, $2, 0, 0, 0)
+       ON CONFLICT (player_id) DO NOTHING`,
+      [envelope.aggregateId, event.displayName],
+    );
+  }
+
+  @OnEvent(PlayerRenamed)
+  async onRenamed(event: PlayerRenamed, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    await query(manager, 'UPDATE poker_leaderboard SET display_name = $1 WHERE player_id = $2', [event.displayName, envelope.aggregateId]);
+  }
+
+  @OnEvent(HandComplete)
+  async onHandComplete(event: HandComplete, _envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    for (const [playerId, change] of Object.entries(event.stackChanges)) {
+      await query(manager, 'UPDATE poker_leaderboard SET net_winnings = net_winnings + $1, hands_played = hands_played + 1 WHERE player_id = $2', [
+        change,
+        playerId,
+      ]);
+    }
+  }
+
+  @OnEvent(PotAwarded)
+  async onPotAwarded(event: PotAwarded, _envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    for (const { playerId } of event.awards) {
+      await query(manager, 'UPDATE poker_leaderboard SET hands_won = hands_won + 1 WHERE player_id = $1', [playerId]);
+    }
+  }
+
+  async reset(manager: EntityManager): Promise<void> {
+    await query(manager, 'DELETE FROM poker_leaderboard');
+  }
+}

@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_SOURCING_DATA_SOURCE } from '#event-sourcing';
+import type { DataSource } from 'typeorm';
+import { query } from './sql.js';
+
+export interface LeaderboardEntry {
+  rank: number;
+  playerId: string;
+  displayName: string;
+  netWinnings: number;
+  handsPlayed: number;
+  handsWon: number;
+}
+
+/** Reads the leaderboard: best net winnings first, then most hands won. */
+@Injectable()
+export class LeaderboardQuery {
+  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  async top(limit = 100): Promise<LeaderboardEntry[]> {
+    const rows = await query<Record<string, string | number>>(
+      this.dataSource,
+      `SELECT player_id, display_name, net_winnings, hands_played, hands_won FROM poker_leaderboard
+       ORDER BY net_winnings DESC, hands_won DESC, hands_played DESC, player_id LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row, i) => ({
+      rank: i + 1,
+      playerId: String(row.player_id),
+      displayName: String(row.display_name),
+      netWinnings: Number(row.net_winnings),
+      handsPlayed: Number(row.hands_played),
+      handsWon: Number(row.hands_won),
+    }));
+  }
+}

@@ -1,0 +1,195 @@
+import { Inject, type OnModuleInit } from '@nestjs/common';
+import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, type StoredEvent } from '#event-sourcing';
+import type { DataSource, EntityManager } from 'typeorm';
+import {
+  ActionTaken,
+  BettingRoundComplete,
+  BlindPosted,
+  CardsDealt,
+  CardsMucked,
+  CardsRevealed,
+  CommunityCardsDealt,
+  DrawCompleted,
+  drawnHand,
+  HandComplete,
+  PotAwarded,
+} from '../hand/index.js';
+import { HandEnded, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, TableCreated } from '../table/index.js';
+import {
+  type HandView,
+  handViewAwarded,
+  handViewChips,
+  handViewCommunityCards,
+  handViewComplete,
+  handViewDealt,
+  handViewDrew,
+  handViewMucked,
+  handViewRevealed,
+  handViewRoundComplete,
+  handViewStarted,
+} from './hand-view.js';
+import { query } from './sql.js';
+
+/**
+ * Table view, for the web page: each table with its seats and stacks, the public state of its
+ * current (or last) hand, and each player's own hole cards, kept apart so only they are shown them.
+ */
+@Projector('table-view')
+export class TableViewProjector implements OnModuleInit {
+  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  async onModuleInit(): Promise<void> {
+    for (const ddl of [
+      `CREATE TABLE IF NOT EXISTS poker_tables (
+        table_id TEXT PRIMARY KEY, name TEXT NOT NULL, variant TEXT NOT NULL, small_blind INTEGER NOT NULL, big_blind INTEGER NOT NULL,
+        min_buy_in INTEGER NOT NULL, max_buy_in INTEGER NOT NULL, max_players INTEGER NOT NULL, action_timeout_ms INTEGER NOT NULL,
+        status TEXT NOT NULL, hand_count INTEGER NOT NULL, dealer_position INTEGER NOT NULL, current_hand_id TEXT, last_hand_id TEXT)`,
+      `CREATE TABLE IF NOT EXISTS poker_seats (
+        table_id TEXT NOT NULL, seat INTEGER NOT NULL, player_id TEXT NOT NULL, stack INTEGER NOT NULL, sitting_out INTEGER NOT NULL,
+        PRIMARY KEY (table_id, seat))`,
+      'CREATE TABLE IF NOT EXISTS poker_hands (hand_id TEXT PRIMARY KEY, table_id TEXT NOT NULL, public_state TEXT NOT NULL)',
+      'CREATE TABLE IF NOT EXISTS poker_hole_cards (hand_id TEXT NOT NULL, player_id TEXT NOT NULL, cards TEXT NOT NULL, PRIMARY KEY (hand_id, player_id))',
+    ]) {
+      await query(this.dataSource, ddl);
+    }
+  }
+
+  @OnEvent(TableCreated)
+  async onCreated(event: TableCreated, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    await query(
+      manager,
+      `INSERT INTO poker_tables (table_id, name, variant, small_blind, big_blind, min_buy_in, max_buy_in, max_players, action_timeout_ms,
+         status, hand_count, dealer_position) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'waiting', 0, -1) ON CONFLICT (table_id) DO NOTHING`,
+      [
+        envelope.aggregateId,
+        event.name,
+        event.variant,
+        event.smallBlind,
+        event.bigBlind,
+        event.minBuyIn,
+        event.maxBuyIn,
+        event.maxPlayers,
+        event.actionTimeoutMs,
+      ],
+    );
+  }
+
+  @OnEvent(PlayerJoined)
+  async onJoined(event: PlayerJoined, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    await query(manager, 'INSERT INTO poker_seats (table_id, seat, player_id, stack, sitting_out) VALUES ($1, $2, $3, $4, 0)', [
+      envelope.aggregateId,
+      event.seat,
+      event.playerId,
+      event.stack,
+    ]);
+  }
+
+  @OnEvent(PlayerLeft)
+  async onLeft(event: PlayerLeft, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    await query(manager, 'DELETE FROM poker_seats WHERE table_id = $1 AND seat = $2', [envelope.aggregateId, event.seat]);
+  }
+
+  @OnEvent(PlayerSatOut, PlayerSatIn)
+  async onSitting(event: PlayerSatOut | PlayerSatIn, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    await query(manager, 'UPDATE poker_seats SET sitting_out = $1 WHERE table_id = $2 AND player_id = $3', [
+      envelope.type === 'PlayerSatOut' ? 1 : 0,
+      envelope.aggregateId,
+      event.playerId,
+    ]);
+  }
+
+  @OnEvent(HandStarted)
+  async onHandStarted(event: HandStarted, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    await query(
+      manager,
+      `UPDATE poker_tables SET status = 'in_hand', hand_count = $1, dealer_position = $2, current_hand_id = $3, last_hand_id = $3 WHERE table_id = $4`,
+      [event.handNumber, event.dealerPosition, event.handId, envelope.aggregateId],
+    );
+    await query(manager, 'INSERT INTO poker_hands (hand_id, table_id, public_state) VALUES ($1, $2, $3) ON CONFLICT (hand_id) DO NOTHING', [
+      event.handId,
+      envelope.aggregateId,
+      JSON.stringify(handViewStarted(event, envelope.metadata.correlationId)),
+    ]);
+  }
+
+  @OnEvent(HandEnded)
+  async onHandEnded(event: HandEnded, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    for (const [playerId, change] of Object.entries(event.stackChanges)) {
+      await query(manager, 'UPDATE poker_seats SET stack = stack + $1 WHERE table_id = $2 AND player_id = $3', [change, envelope.aggregateId, playerId]);
+    }
+    await query(manager, `UPDATE poker_tables SET status = 'waiting', current_hand_id = NULL WHERE table_id = $1`, [envelope.aggregateId]);
+  }
+
+  @OnEvent(CardsDealt)
+  async onDealt(event: CardsDealt, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    for (const { playerId, holeCards } of event.players) {
+      await query(manager, 'INSERT INTO poker_hole_cards (hand_id, player_id, cards) VALUES ($1, $2, $3) ON CONFLICT (hand_id, player_id) DO NOTHING', [
+        envelope.aggregateId,
+        playerId,
+        JSON.stringify(holeCards),
+      ]);
+    }
+    await this.updateHand(manager, envelope, handViewDealt);
+  }
+
+  @OnEvent(BlindPosted, ActionTaken)
+  onChips(event: BlindPosted | ActionTaken, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    return this.updateHand(manager, envelope, (view) => handViewChips(view, event));
+  }
+
+  @OnEvent(BettingRoundComplete)
+  onRoundComplete(event: BettingRoundComplete, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    return this.updateHand(manager, envelope, (view) => handViewRoundComplete(view, event));
+  }
+
+  @OnEvent(CommunityCardsDealt)
+  onCommunityCards(event: CommunityCardsDealt, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    return this.updateHand(manager, envelope, (view) => handViewCommunityCards(view, event));
+  }
+
+  @OnEvent(DrawCompleted)
+  async onDrew(event: DrawCompleted, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    const [row] = await query<{ cards: string }>(manager, 'SELECT cards FROM poker_hole_cards WHERE hand_id = $1 AND player_id = $2', [
+      envelope.aggregateId,
+      event.playerId,
+    ]);
+    if (row) {
+      const cards = drawnHand(JSON.parse(row.cards), event.cardsDiscarded, event.cardsDrawn);
+      await query(manager, 'UPDATE poker_hole_cards SET cards = $1 WHERE hand_id = $2 AND player_id = $3', [JSON.stringify(cards), envelope.aggregateId, event.playerId]);
+    }
+    await this.updateHand(manager, envelope, (view) => handViewDrew(view, event));
+  }
+
+  @OnEvent(CardsRevealed)
+  onRevealed(event: CardsRevealed, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    return this.updateHand(manager, envelope, (view) => handViewRevealed(view, event));
+  }
+
+  @OnEvent(CardsMucked)
+  onMucked(event: CardsMucked, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    return this.updateHand(manager, envelope, (view) => handViewMucked(view, event.playerId));
+  }
+
+  @OnEvent(PotAwarded)
+  onAwarded(event: PotAwarded, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    return this.updateHand(manager, envelope, (view) => handViewAwarded(view, event.awards));
+  }
+
+  @OnEvent(HandComplete)
+  onComplete(event: HandComplete, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    return this.updateHand(manager, envelope, (view) => handViewComplete(view, event));
+  }
+
+  async reset(manager: EntityManager): Promise<void> {
+    for (const table of ['poker_tables', 'poker_seats', 'poker_hands', 'poker_hole_cards']) await query(manager, `DELETE FROM ${table}`);
+  }
+
+  /** A hand event changes the hand's view; hands dealt without a table's HandStarted have none. */
+  private async updateHand(manager: EntityManager, envelope: StoredEvent, change: (view: HandView) => void): Promise<void> {
+    const [row] = await query<{ public_state: string }>(manager, 'SELECT public_state FROM poker_hands WHERE hand_id = $1', [envelope.aggregateId]);
+    if (!row) return;
+    const view = JSON.parse(row.public_state) as HandView;
+    change(view);
+    await query(manager, 'UPDATE poker_hands SET public_state = $1 WHERE hand_id = $2', [JSON.stringify(view), envelope.aggregateId]);
+  }
+}
