@@ -1,14 +1,19 @@
-import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
-import type { StoreOptions } from '#event-sourcing';
+import type { ProcessingOptions, StoreOptions } from '#event-sourcing';
+import { configurePokerApp } from '../../apps/poker/src/http/configure-poker-app.js';
 import { PokerModule } from '../../apps/poker/src/poker.module.js';
 
 /** The poker app as `npm start` builds it, on the given store, not yet listening. */
-export async function createPokerApp(store: StoreOptions, options: { shutdownTimeoutMs?: number } = {}): Promise<INestApplication> {
+export async function createPokerApp(
+  store: StoreOptions,
+  options: { shutdownTimeoutMs?: number; processing?: ProcessingOptions } = {},
+): Promise<NestExpressApplication> {
   const moduleRef = await Test.createTestingModule({
-    imports: [PokerModule.forRoot({ store, shutdownTimeoutMs: options.shutdownTimeoutMs })],
+    imports: [PokerModule.forRoot({ store, shutdownTimeoutMs: options.shutdownTimeoutMs, processing: options.processing })],
   }).compile();
-  const app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: ['error', 'warn'] });
+  configurePokerApp(app);
   await app.init();
   return app;
 }

@@ -1,15 +1,18 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { configurePokerApp } from './http/configure-poker-app.js';
 import { loadPokerConfig, redactUrl } from './poker-config.js';
 import { PokerModule } from './poker.module.js';
 
 async function bootstrap(): Promise<void> {
   const config = loadPokerConfig();
-  const app = await NestFactory.create(PokerModule.forRoot({ store: config.store }));
+  const app = await NestFactory.create<NestExpressApplication>(PokerModule.forRoot({ store: config.store }));
+  configurePokerApp(app);
   app.enableShutdownHooks();
   await app.listen(config.port);
-  Logger.log(`poker listening on http://localhost:${config.port} with DATABASE_URL=${redactUrl(config.databaseUrl)}`, 'Poker');
+  Logger.log(`poker listening on http://localhost:${config.port} (web page at /, API docs at /docs) with DATABASE_URL=${redactUrl(config.databaseUrl)}`, 'Poker');
 }
 
 bootstrap().catch((error) => {

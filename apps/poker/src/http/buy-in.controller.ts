@@ -3,7 +3,7 @@ import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common'
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { CommandGateway, EVENT_STORE, type EventStore, SyncMode, validateCommand } from '#event-sourcing';
-import { BUY_IN_SEAT, type BuyInCompleted, type BuyInFailed, type BuyInInitiated } from '../flows/index.js';
+import { BUY_IN_SEAT, type BuyInCompleted, type BuyInFailed } from '../flows/index.js';
 import { ReserveFunds } from '../player/index.js';
 import { BuyInOutcome, BuyInRequest } from './buy-in.dto.js';
 
@@ -32,14 +32,13 @@ export class BuyInController {
     const buyInId = randomUUID();
     const reserve = Object.assign(new ReserveFunds(), { playerId: request.playerId, tableId, amount: request.amount });
     await this.gateway.send(reserve, { correlationId: buyInId, metadata: { [BUY_IN_SEAT]: request.seat }, syncMode: SyncMode.CASCADE });
-    return this.outcome(buyInId, { ...request, tableId });
+    return this.outcome({ buyInId, playerId: request.playerId, tableId, seat: request.seat, amount: request.amount, status: 'PENDING' });
   }
 
   /** The outcome as the process recorded it in its own events. */
-  private async outcome(buyInId: string, request: BuyInRequest & { tableId: string }): Promise<BuyInOutcome> {
-    const outcome: BuyInOutcome = { buyInId, ...request, status: 'PENDING' };
+  private async outcome(outcome: BuyInOutcome): Promise<BuyInOutcome> {
+    const { buyInId } = outcome;
     for (const event of await this.events.readStream({ aggregateType: 'buy-in', aggregateId: buyInId })) {
-      if (event.type === 'BuyInInitiated') outcome.seat = (event.payload as BuyInInitiated).seat;
       if (event.type === 'BuyInCompleted') Object.assign(outcome, { status: 'COMPLETED', seat: (event.payload as BuyInCompleted).seat });
       if (event.type === 'BuyInFailed') Object.assign(outcome, { status: 'FAILED', ...(event.payload as BuyInFailed) });
     }

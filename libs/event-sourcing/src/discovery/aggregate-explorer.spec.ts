@@ -1,11 +1,8 @@
 import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { Aggregate, Apply, CommandHandler } from '../decorators/index.js';
 import { MergeStrategy } from '../merge/merge-strategy.js';
-import { EventSourcingModule } from '../module/event-sourcing.module.js';
-import { BootValidationError } from './boot-validation.error.js';
-import { EventSourcingRegistry } from './event-sourcing-registry.js';
+import { bootFailure, bootRegistry } from '../../../../test/support/boot-registry.js';
 
 class Open {}
 class Close {}
@@ -27,32 +24,9 @@ class Door {
   }
 }
 
-async function boot(...providers: any[]) {
-  const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: { type: 'sqlite', database: ':memory:' } })],
-    providers,
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  try {
-    await app.init();
-    return app.get(EventSourcingRegistry);
-  } finally {
-    await app.close();
-  }
-}
-
-async function bootFailure(...providers: any[]): Promise<string> {
-  const error = await boot(...providers).then(
-    () => undefined,
-    (e) => e,
-  );
-  expect(error).toBeInstanceOf(BootValidationError);
-  return (error as Error).message;
-}
-
 describe('AggregateExplorer (boot validation through DiscoveryService)', () => {
   it('registers a valid aggregate with its handlers and appliers', async () => {
-    const registry = await boot(Door);
+    const registry = await bootRegistry(Door);
     expect(registry.aggregate('door')?.classRef).toBe(Door);
     expect(registry.commandsByType.get('Open')?.location).toBe('Door.open');
     expect(registry.eventClass('Opened')).toBe(Opened);

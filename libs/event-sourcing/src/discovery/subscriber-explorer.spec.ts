@@ -1,9 +1,6 @@
 import 'reflect-metadata';
-import { Test } from '@nestjs/testing';
 import { Aggregate, Apply, CommandHandler, OnEvent, ProcessManager, Projector, Saga } from '../decorators/index.js';
-import { EventSourcingModule } from '../module/event-sourcing.module.js';
-import { BootValidationError } from './boot-validation.error.js';
-import { EventSourcingRegistry } from './event-sourcing-registry.js';
+import { bootFailure, bootRegistry } from '../../../../test/support/boot-registry.js';
 
 class Ring {}
 class Rang {}
@@ -21,29 +18,6 @@ class Bell {
   }
   @Apply(Rang)
   onRang() {}
-}
-
-async function boot(...providers: any[]) {
-  const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: { type: 'sqlite', database: ':memory:' }, processing: { enabled: false } })],
-    providers: [Bell, ...providers],
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  try {
-    await app.init();
-    return app.get(EventSourcingRegistry);
-  } finally {
-    await app.close().catch(() => undefined);
-  }
-}
-
-async function bootFailure(...providers: any[]): Promise<string> {
-  const error = await boot(...providers).then(
-    () => undefined,
-    (e) => e,
-  );
-  expect(error).toBeInstanceOf(BootValidationError);
-  return (error as Error).message;
 }
 
 describe('SubscriberExplorer (boot validation)', () => {
@@ -64,7 +38,7 @@ describe('SubscriberExplorer (boot validation)', () => {
       @OnEvent(Rang) onRang() {}
       @Apply(Noted) onNoted() {}
     }
-    const registry = await boot(BellView, BellSaga, BellFlow);
+    const registry = await bootRegistry(Bell, BellView, BellSaga, BellFlow);
     expect(registry.subscribersOf('Rang').map((s) => `${s.kind}:${s.name}`)).toEqual(['process-manager:bell-flow', 'projector:bell-view', 'saga:bell-saga']);
     expect(registry.subscribers.get('bell-flow')!.process!.aggregate.appliers.has('Noted')).toBe(true);
   });
@@ -78,7 +52,7 @@ describe('SubscriberExplorer (boot validation)', () => {
     class Second {
       @OnEvent(Rang) onRang() {}
     }
-    expect(await bootFailure(First, Second)).toContain("subscriber name 'same' is used twice: by First and Second");
+    expect(await bootFailure(Bell, First, Second)).toContain("subscriber name 'same' is used twice: by First and Second");
   });
 
   it('fails on a handler for an event that no aggregate applies', async () => {
@@ -86,7 +60,7 @@ describe('SubscriberExplorer (boot validation)', () => {
     class Lost {
       @OnEvent(Unstored) onUnstored() {}
     }
-    expect(await bootFailure(Lost)).toContain("Lost ('lost') handles Unstored, which no aggregate or process manager applies");
+    expect(await bootFailure(Bell, Lost)).toContain("Lost ('lost') handles Unstored, which no aggregate or process manager applies");
   });
 
   it('fails on a process manager without a start event handler or named like an aggregate', async () => {
@@ -97,7 +71,7 @@ describe('SubscriberExplorer (boot validation)', () => {
       }
       @OnEvent(Noted) onNoted() {}
     }
-    const message = await bootFailure(Clash);
+    const message = await bootFailure(Bell, Clash);
     expect(message).toContain("process manager 'bell' (Clash) has the name of an aggregate type");
     expect(message).toContain('Clash starts on Rang but has no @OnEvent(Rang) method');
   });

@@ -4,6 +4,7 @@ import type { EventNotifier } from '../runtime/event-notifier.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { EventStore } from '../store/event-store.js';
 import type { BatchHandler } from './batch-handler.js';
+import { BackgroundLoop } from './background-loop.js';
 import { isFinalDeliveryError } from './delivery-guard.js';
 
 export interface SubscriptionSettings {
@@ -29,9 +30,8 @@ export class SubscriptionRunner {
   /** The checkpoint as stored. */
   private stored = 0;
   private lastIdleSave = 0;
-  private stopping = false;
-  private wakeUp = new AbortController();
-  private loop?: Promise<void>;
+  private failures = 0;
+  private readonly loop = new BackgroundLoop();
 
   constructor(
     readonly subscriber: SubscriberDefinition,
@@ -50,35 +50,31 @@ export class SubscriptionRunner {
 
   /** Starts reading from the stored checkpoint; also after a stop (a projection rebuild restarts it). */
   async start(): Promise<void> {
-    this.stopping = false;
-    this.wakeUp = new AbortController();
     this.stored = this.position = await this.checkpoints.load(this.subscriber.name);
-    this.loop = this.run();
+    this.failures = 0;
+    this.loop.start(
+      () => this.iterate(),
+      () => this.saveIdlePosition(true).catch((error) => this.logger.warn(`last checkpoint not saved: ${(error as Error).message}`)),
+    );
   }
 
   /** Finishes the batch in hand, saves where it got to, and stops. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wakeUp.abort();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (!this.stopping) {
-      try {
-        const idle = await this.step();
-        failures = 0;
-        if (idle) await this.notifier.nextAppend(this.settings.pollIntervalMs, this.wakeUp.signal);
-      } catch (error) {
-        if (this.stopping && isFinalDeliveryError(error)) break;
-        failures++;
-        const backoff = Math.min(100 * 2 ** failures, MAX_ERROR_BACKOFF_MS);
-        this.logger.error(`batch failed (${(error as Error).message}); retrying in ${backoff} ms`);
-        await this.notifier.nextAppend(backoff, this.wakeUp.signal);
-      }
+  private async iterate(): Promise<void> {
+    try {
+      const idle = await this.step();
+      this.failures = 0;
+      if (idle) await this.notifier.nextAppend(this.settings.pollIntervalMs, this.loop.signal);
+    } catch (error) {
+      if (this.loop.stopped && isFinalDeliveryError(error)) return;
+      this.failures++;
+      const backoff = Math.min(100 * 2 ** this.failures, MAX_ERROR_BACKOFF_MS);
+      this.logger.error(`batch failed (${(error as Error).message}); retrying in ${backoff} ms`);
+      await this.loop.sleep(backoff);
     }
-    await this.saveIdlePosition(true).catch((error) => this.logger.warn(`last checkpoint not saved: ${(error as Error).message}`));
   }
 
   /** Reads and handles one batch; true when there was nothing to read. */

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { TimerStore } from '../store/timer-store.js';
+import { BackgroundLoop } from './background-loop.js';
 import type { ProcessManagerHandler } from './process-manager-handler.js';
 
 const DUE_BATCH = 100;
@@ -11,9 +12,7 @@ const DUE_BATCH = 100;
  */
 export class TimerPoller {
   private readonly logger = new Logger('TimerPoller');
-  private stopping = false;
-  private readonly wakeUp = new AbortController();
-  private loop?: Promise<void>;
+  private readonly loop = new BackgroundLoop();
 
   constructor(
     private readonly timers: TimerStore,
@@ -22,28 +21,21 @@ export class TimerPoller {
   ) {}
 
   start(): void {
-    this.loop = this.run();
+    this.loop.start(() => this.poll());
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wakeUp.abort();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      try {
-        const due = await this.timers.due(new Date(), DUE_BATCH);
-        await Promise.all(due.map((timer) => this.fire(timer)));
-      } catch (error) {
-        this.logger.error(`polling timers failed: ${(error as Error).message}`);
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.intervalMs);
-        this.wakeUp.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
+  private async poll(): Promise<void> {
+    try {
+      const due = await this.timers.due(new Date(), DUE_BATCH);
+      await Promise.all(due.map((timer) => this.fire(timer)));
+    } catch (error) {
+      this.logger.error(`polling timers failed: ${(error as Error).message}`);
     }
+    await this.loop.sleep(this.intervalMs);
   }
 
   private async fire(timer: Parameters<ProcessManagerHandler['fire']>[0]): Promise<void> {
@@ -53,7 +45,7 @@ export class TimerPoller {
       await handler.fire(timer);
       await this.timers.markFired(timer.id);
     } catch (error) {
-      if (this.stopping) return;
+      if (this.loop.stopped) return;
       this.logger.error(`timer ${timer.name} of ${timer.owner}/${timer.correlationId} failed: ${(error as Error).message}; will try again`);
     }
   }

@@ -11,7 +11,7 @@ export interface ProcessTimer {
 }
 
 export interface TimerStore {
-  /** Adds the timer unless one with its id exists. */
+  /** Adds the timer unless one with its id exists; a cancelled one with its id is pending again (a step replayed). */
   schedule(timer: ProcessTimer): Promise<void>;
   /** Cancels the pending timers of that name for one process instance. */
   cancel(owner: string, correlationId: string, name: string): Promise<number>;

@@ -3,8 +3,10 @@ import type { ProcessTimer, TimerStore } from '../timer-store.js';
 import { sqlClientFor, type SqlClient } from './sql-client.js';
 
 const COLUMNS = 'id, owner, correlation_id, name, due_at, payload';
+// A redelivered process step cancels and schedules again: its own timer, cancelled by that replay
+// (or by the replay of a later step), must come back, or the process would wait forever.
 const SCHEDULE_SQL = `INSERT INTO es_timers (${COLUMNS}, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)
-  ON CONFLICT (id) DO NOTHING`;
+  ON CONFLICT (id) DO UPDATE SET status = 'pending' WHERE es_timers.status = 'cancelled'`;
 const CANCEL_SQL = `UPDATE es_timers SET status = 'cancelled' WHERE owner = ? AND correlation_id = ? AND name = ? AND status = 'pending'`;
 const DUE_SQL = `SELECT ${COLUMNS} FROM es_timers WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?`;
 const FIRED_SQL = `UPDATE es_timers SET status = 'fired' WHERE id = ? AND status = 'pending'`;

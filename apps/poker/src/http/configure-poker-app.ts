@@ -1,0 +1,20 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { publicFolder } from './public-folder.js';
+
+/**
+ * What the poker app adds to the Nest application before it starts, for `npm start`, the demo
+ * and the tests alike: the web page at `/` and the OpenAPI document at `/docs` (JSON at `/docs-json`).
+ */
+export function configurePokerApp(app: NestExpressApplication): void {
+  app.useStaticAssets(publicFolder());
+  const config = new DocumentBuilder()
+    .setTitle('Poker on nest-event-sourcing')
+    .setDescription(
+      'The sample poker app: generic command routes (POST /commands/:aggregateType/:aggregateId/:commandType with the headers ' +
+        'Command-Id, Correlation-Id, Expected-Sequence, Sync-Mode, Merge-Strategy), aggregate reads, and the poker routes (buy-in, balances, leaderboard, table view, bots).',
+    )
+    .setVersion('0.1.0')
+    .build();
+  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, config));
+}
