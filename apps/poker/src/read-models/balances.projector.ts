@@ -2,7 +2,7 @@ import { Inject, type OnModuleInit } from '@nestjs/common';
 import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, type StoredEvent } from '#event-sourcing';
 import type { DataSource, EntityManager } from 'typeorm';
 import { FundsDeposited, FundsReleased, FundsReserved, FundsWithdrawn, PlayerRegistered, SessionSettled } from '../player/index.js';
-import { query } from './sql.js';
+import { createTables, query } from './sql.js';
 
 /** Balances: each player's bankroll, what is reserved at tables, and what is available. */
 @Projector('balances')
@@ -10,11 +10,10 @@ export class BalancesProjector implements OnModuleInit {
   constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
-    await query(
-      this.dataSource,
+    await createTables(this.dataSource, [
       `CREATE TABLE IF NOT EXISTS poker_balances (
         player_id TEXT PRIMARY KEY, bankroll INTEGER NOT NULL, reserved INTEGER NOT NULL, available INTEGER NOT NULL)`,
-    );
+    ]);
   }
 
   @OnEvent(PlayerRegistered)

@@ -3,7 +3,7 @@ import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, type StoredEvent } from
 import type { DataSource, EntityManager } from 'typeorm';
 import { HandComplete, PotAwarded } from '../hand/index.js';
 import { PlayerRegistered, PlayerRenamed } from '../player/index.js';
-import { query } from './sql.js';
+import { createTables, query } from './sql.js';
 
 /** Leaderboard: per player, net winnings over all hands, hands played and hands won (a share of a pot counts). */
 @Projector('leaderboard')
@@ -11,12 +11,11 @@ export class LeaderboardProjector implements OnModuleInit {
   constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
-    await query(
-      this.dataSource,
+    await createTables(this.dataSource, [
       `CREATE TABLE IF NOT EXISTS poker_leaderboard (
         player_id TEXT PRIMARY KEY, display_name TEXT NOT NULL, net_winnings INTEGER NOT NULL,
         hands_played INTEGER NOT NULL, hands_won INTEGER NOT NULL)`,
-    );
+    ]);
   }
 
   @OnEvent(PlayerRegistered)

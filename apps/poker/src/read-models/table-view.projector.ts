@@ -28,7 +28,7 @@ import {
   handViewRoundComplete,
   handViewStarted,
 } from './hand-view.js';
-import { query } from './sql.js';
+import { createTables, query } from './sql.js';
 
 /**
  * Table view, for the web page: each table with its seats and stacks, the public state of its
@@ -39,7 +39,7 @@ export class TableViewProjector implements OnModuleInit {
   constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
-    for (const ddl of [
+    await createTables(this.dataSource, [
       `CREATE TABLE IF NOT EXISTS poker_tables (
         table_id TEXT PRIMARY KEY, name TEXT NOT NULL, variant TEXT NOT NULL, small_blind INTEGER NOT NULL, big_blind INTEGER NOT NULL,
         min_buy_in INTEGER NOT NULL, max_buy_in INTEGER NOT NULL, max_players INTEGER NOT NULL, action_timeout_ms INTEGER NOT NULL,
@@ -49,9 +49,7 @@ export class TableViewProjector implements OnModuleInit {
         PRIMARY KEY (table_id, seat))`,
       'CREATE TABLE IF NOT EXISTS poker_hands (hand_id TEXT PRIMARY KEY, table_id TEXT NOT NULL, public_state TEXT NOT NULL)',
       'CREATE TABLE IF NOT EXISTS poker_hole_cards (hand_id TEXT NOT NULL, player_id TEXT NOT NULL, cards TEXT NOT NULL, PRIMARY KEY (hand_id, player_id))',
-    ]) {
-      await query(this.dataSource, ddl);
-    }
+    ]);
   }
 
   @OnEvent(TableCreated)

@@ -70,7 +70,9 @@ export class CommandExecutor {
       const metadata = eventMetadata(envelope);
       const events = decided.events.map((event) => toNewEvent(event, metadata, now));
       try {
-        const appended = await this.store.append({ stream, expectedSequence: loaded.sequence, events, commandId: envelope.commandId });
+        // Only a caller-given id can come again: recording a fresh one would cost two statements for nothing.
+        const commandId = envelope.commandIdGiven ? envelope.commandId : undefined;
+        const appended = await this.store.append({ stream, expectedSequence: loaded.sequence, events, commandId });
         const after = this.loader.advance(aggregate, stream, loaded, events, appended.sequence);
         this.notifier.appended(appended.events);
         await this.snapshotter.afterCommit(

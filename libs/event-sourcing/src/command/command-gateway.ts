@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
@@ -13,6 +12,7 @@ import { SyncWaiter } from '../processing/sync-waiter.js';
 import { CommandExecutor } from './command-executor.js';
 import { validateCommand, validateId, validateSendOptions } from './command-validation.js';
 import { SyncMode, type CommandResult, type SendOptions } from './send-options.js';
+import { timeOrderedId } from './time-ordered-id.js';
 
 const DEFAULT_SYNC_TIMEOUT_MS = 5_000;
 
@@ -68,7 +68,7 @@ export class CommandGateway {
     assertMergeStrategyUsable(handler.aggregate, options.mergeStrategy);
     const aggregateId = resolveAggregateId(handler, command, options);
     await validateCommand(command);
-    const commandId = options.commandId ?? randomUUID();
+    const commandId = options.commandId ?? timeOrderedId();
     const stream = { aggregateType: handler.aggregate.type, aggregateId };
     return this.dispatcher.dispatch(stream.aggregateType, aggregateId, () =>
       this.executor.execute({

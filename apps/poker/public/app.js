@@ -1,0 +1,262 @@
+// The poker page: plain JavaScript on the app's HTTP API, no build step. It creates a human
+// player, bots (AI players) and a table, buys everyone in, and then polls the table view; when it
+// is a bot's turn it asks the server's bot endpoint to move for it.
+
+const $ = (selector) => document.querySelector(selector);
+const POLL_MS = 400;
+const SUITS = { s: '♠', h: '♥', d: '♦', c: '♣' };
+const HOLE_CARDS = { TEXAS_HOLDEM: 2, OMAHA: 4, FIVE_CARD_DRAW: 5 };
+
+const game = { me: null, tableId: null, names: {}, view: null, discards: new Set(), botsBusy: false };
+// `?seed=x` deals reproducible hands (x-1, x-2, ...): the browser test uses it.
+const seed = new URLSearchParams(location.search).get('seed');
+
+class ApiError extends Error {}
+
+async function api(method, path, body, headers = {}) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json', ...headers } : headers,
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!response.ok) throw new ApiError(json?.message ?? `HTTP ${response.status}`);
+  return json;
+}
+
+const command = (type, id, name, body, headers) => api('POST', `/commands/${type}/${encodeURIComponent(id)}/${name}`, body, headers);
+
+function say(text, isError = false) {
+  const message = $('#message');
+  message.textContent = text;
+  message.className = isError ? 'error' : '';
+}
+
+function uid() {
+  return Math.random().toString(36).slice(2, 8);
+}
+
+async function registerPlayer(id, displayName, playerType) {
+  await command('player', id, 'RegisterPlayer', { displayName, email: `${id}@poker.example`, playerType });
+  await command('player', id, 'DepositFunds', { amount: 1000 }, { 'Sync-Mode': 'simple' });
+  game.names[id] = displayName;
+}
+
+async function createGame() {
+  $('#create').disabled = true;
+  try {
+    const run = uid();
+    const name = $('#name').value.trim() || 'Player';
+    game.me = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${run}`;
+    game.tableId = `table-${run}`;
+    say('Registering players…');
+    await registerPlayer(game.me, name, 'HUMAN');
+    const bots = Number($('#bots').value);
+    const botIds = [];
+    for (let i = 1; i <= bots; i++) {
+      botIds.push(`bot-${i}-${run}`);
+      await registerPlayer(botIds.at(-1), `Bot ${i}`, 'AI');
+    }
+    say('Creating the table…');
+    await command(
+      'table',
+      game.tableId,
+      'CreateTable',
+      { name: `Table of ${name}`, variant: $('#variant').value, smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: 6, actionTimeoutMs: 60000 },
+      { 'Sync-Mode': 'simple' },
+    );
+    for (const playerId of [game.me, ...botIds]) {
+      const outcome = await api('POST', `/tables/${game.tableId}/buy-in`, { playerId, seat: -1, amount: 500 });
+      if (outcome.status !== 'COMPLETED') throw new ApiError(`buy-in of ${playerId} failed: ${outcome.code} ${outcome.reason}`);
+    }
+    $('#setup').classList.add('hidden');
+    $('#game').classList.remove('hidden');
+    say('Seated. Deal a hand!');
+    await refresh();
+  } catch (error) {
+    say(error.message, true);
+    $('#create').disabled = false;
+  }
+}
+
+async function deal() {
+  $('#deal').disabled = true;
+  try {
+    const body = seed ? { seed: `${seed}-${(game.view?.handCount ?? 0) + 1}` } : {};
+    // A fresh correlation id per hand (the server's default): the hand flow is keyed by it.
+    await command('table', game.tableId, 'StartHand', body, { 'Sync-Mode': 'cascade' });
+    say('');
+    await refresh();
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+/** A move of ours in the current hand, under the hand's correlation id so the hand flow sees it. */
+async function play(name, body) {
+  const hand = game.view.hand;
+  try {
+    await command('hand', hand.handId, name, { playerId: game.me, ...body }, { 'Correlation-Id': hand.correlationId, 'Sync-Mode': 'cascade' });
+    game.discards.clear();
+    say('');
+    await refresh();
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+function act(action) {
+  const amount = Number($('#amount').value);
+  return play('PlayerAction', action === 'BET' || action === 'RAISE' ? { action, amount } : { action });
+}
+
+async function botsMove() {
+  if (game.botsBusy) return;
+  game.botsBusy = true;
+  try {
+    await api('POST', `/tables/${game.tableId}/bots/act`, {});
+  } catch (error) {
+    say(error.message, true);
+  } finally {
+    game.botsBusy = false;
+  }
+}
+
+async function refresh() {
+  if (!game.tableId) return;
+  const [view, board, balance] = await Promise.all([
+    api('GET', `/tables/${game.tableId}?viewer=${encodeURIComponent(game.me)}`),
+    api('GET', '/leaderboard'),
+    api('GET', `/players/${encodeURIComponent(game.me)}/balance`),
+  ]);
+  game.view = view;
+  renderTable(view);
+  renderMyCards(view);
+  renderBalance(balance);
+  renderLeaderboard(board);
+  const hand = view.hand;
+  if (view.status === 'in_hand' && hand && botsToMove(hand)) botsMove().then(refresh);
+}
+
+function botsToMove(hand) {
+  const isBot = (id) => id !== game.me;
+  if (hand.phase === 'DRAW' && !hand.actionOn) return hand.players.some((p) => isBot(p.playerId) && !p.folded && p.drew === null);
+  return hand.actionOn !== null && isBot(hand.actionOn);
+}
+
+const nameOf = (id) => game.names[id] ?? id;
+
+function cardHtml(card, selectable = false, index = 0) {
+  if (!card) return '<span class="card back"></span>';
+  const suit = card[1];
+  const red = suit === 'h' || suit === 'd' ? ' red' : '';
+  const picked = selectable && game.discards.has(index) ? ' picked' : '';
+  const data = selectable ? ` data-index="${index}"` : '';
+  return `<span class="card${red}${picked}"${data}>${card[0] === 'T' ? '10' : card[0]}${SUITS[suit]}</span>`;
+}
+
+function renderTable(view) {
+  const hand = view.hand;
+  const inHand = view.status === 'in_hand' && hand;
+  $('#table-title').textContent = `${view.name} · ${view.variant.replaceAll('_', ' ').toLowerCase()} · blinds ${view.smallBlind}/${view.bigBlind}`;
+
+  const players = new Map((hand?.players ?? []).map((p) => [p.playerId, p]));
+  $('#seats').innerHTML = view.seats
+    .map((seat) => {
+      const p = inHand || hand?.phase === 'COMPLETE' ? players.get(seat.playerId) : undefined;
+      const marks = [
+        hand && seat.seat === hand.dealerPosition ? '<b class="chip dealer">D</b>' : '',
+        inHand && seat.seat === hand.smallBlindPosition ? '<b class="chip">SB</b>' : '',
+        inHand && seat.seat === hand.bigBlindPosition ? '<b class="chip">BB</b>' : '',
+      ].join('');
+      const state = p?.folded ? 'folded' : p?.allIn ? 'all-in' : seat.sittingOut ? 'sitting out' : '';
+      const hidden = seat.playerId === game.me && view.yourCards ? view.yourCards : Array(HOLE_CARDS[view.variant]).fill(null);
+      const cards = (p?.shown ?? (p && !p.folded && inHand ? hidden : [])).map((c) => cardHtml(c)).join('');
+      const turn = inHand && hand.actionOn === seat.playerId ? ' turn' : '';
+      const won = hand?.awards?.find((a) => a.playerId === seat.playerId);
+      return `<div class="seat${turn}${seat.playerId === game.me ? ' mine' : ''}" data-player="${seat.playerId}">
+        <div class="who">${marks} ${nameOf(seat.playerId)}</div>
+        <div class="stack">${p && inHand ? p.stack : seat.stack} chips</div>
+        <div class="bet">${p?.bet ? `bet ${p.bet}` : ''} ${state}</div>
+        <div class="cards">${cards}</div>
+        <div class="ranking">${p?.ranking ? p.ranking.replaceAll('_', ' ').toLowerCase() : ''}${won ? ` · wins ${won.amount}` : ''}</div>
+      </div>`;
+    })
+    .join('');
+
+  $('#phase').textContent = hand ? `Hand #${hand.handNumber} · ${hand.phase.toLowerCase()}` : 'No hand yet';
+  $('#board').innerHTML = (hand?.communityCards ?? []).map((c) => cardHtml(c)).join('');
+  $('#pot').textContent = inHand ? `Pot ${hand.pot}` : '';
+  $('#turn').textContent = inHand
+    ? hand.actionOn
+      ? `${hand.actionOn === game.me ? 'Your' : `${nameOf(hand.actionOn)}'s`} turn${hand.amountToCall ? ` · ${hand.amountToCall} to call` : ''}`
+      : hand.phase === 'DRAW'
+        ? 'Drawing'
+        : ''
+    : '';
+  $('#result').textContent =
+    hand?.phase === 'COMPLETE' && hand.awards ? hand.awards.map((a) => `${nameOf(a.playerId)} wins ${a.amount}`).join(', ') : '';
+
+  const mine = players.get(game.me);
+  $('#deal').classList.toggle('hidden', view.status === 'in_hand');
+  $('#deal').disabled = false;
+  const myTurn = inHand && hand.actionOn === game.me;
+  $('#actions').classList.toggle('hidden', !myTurn);
+  $('#draw-controls').classList.toggle('hidden', !canDraw(view));
+  if (myTurn) {
+    const toCall = hand.amountToCall;
+    const betting = hand.players.some((p) => p.bet > 0);
+    $('#check-call').textContent = toCall > 0 ? `Call ${Math.min(toCall, mine.stack)}` : 'Check';
+    $('#check-call').dataset.action = toCall > 0 ? 'CALL' : 'CHECK';
+    $('#bet-raise').textContent = betting ? 'Raise by' : 'Bet';
+    $('#bet-raise').dataset.action = betting ? 'RAISE' : 'BET';
+    if (!$('#amount').value) $('#amount').value = view.bigBlind;
+  }
+}
+
+/** Five Card Draw: our turn to exchange cards. */
+function canDraw(view) {
+  const hand = view.hand;
+  const mine = hand?.players.find((p) => p.playerId === game.me);
+  return view.status === 'in_hand' && hand.phase === 'DRAW' && !hand.actionOn && mine && !mine.folded && mine.drew === null;
+}
+
+function renderMyCards(view) {
+  const selectable = canDraw(view);
+  $('#my-cards').innerHTML = (view.yourCards ?? []).map((c, i) => cardHtml(c, selectable, i)).join('');
+}
+
+function renderBalance(balance) {
+  $('#balance').textContent = `Bankroll ${balance.bankroll} · at the table ${balance.reserved} · available ${balance.available}`;
+}
+
+function renderLeaderboard(board) {
+  // The top ten, and the players of this table wherever they stand.
+  $('#leaderboard tbody').innerHTML = board
+    .filter((row) => row.rank <= 10 || game.names[row.playerId])
+    .map((row) => {
+      const css = [game.names[row.playerId] ? 'here' : '', row.playerId === game.me ? 'mine' : ''].join(' ');
+      return `<tr class="${css}"><td>${row.rank}</td><td>${row.displayName}</td><td>${row.netWinnings > 0 ? '+' : ''}${row.netWinnings}</td><td>${row.handsPlayed}</td><td>${row.handsWon}</td></tr>`;
+    })
+    .join('');
+}
+
+$('#create').addEventListener('click', createGame);
+$('#deal').addEventListener('click', deal);
+$('#fold').addEventListener('click', () => act('FOLD'));
+$('#check-call').addEventListener('click', (event) => act(event.target.dataset.action));
+$('#bet-raise').addEventListener('click', (event) => act(event.target.dataset.action));
+$('#all-in').addEventListener('click', () => act('ALL_IN'));
+$('#draw').addEventListener('click', () => play('RequestDraw', { discardIndices: [...game.discards].sort() }));
+$('#my-cards').addEventListener('click', (event) => {
+  const index = event.target.dataset?.index;
+  if (index === undefined) return;
+  game.discards.has(Number(index)) ? game.discards.delete(Number(index)) : game.discards.add(Number(index));
+  renderMyCards(game.view);
+});
+
+setInterval(() => refresh().catch((error) => say(error.message, true)), POLL_MS);
+api('GET', '/leaderboard')
+  .then(renderLeaderboard)
+  .catch((error) => say(error.message, true));

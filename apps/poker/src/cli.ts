@@ -1,0 +1,24 @@
+import 'reflect-metadata';
+import { Command } from 'commander';
+import { rebuildSnapshots } from './cli/rebuild-snapshots.js';
+
+const program = new Command('poker-cli').description('Maintenance commands of the poker app; the database is DATABASE_URL, as for npm start.');
+
+program
+  .command('snapshots')
+  .description('aggregate snapshots')
+  .command('rebuild')
+  .description('regenerate the snapshots of every aggregate of a type from its events alone')
+  .argument('<aggregateType>', 'the aggregate type, e.g. player')
+  .action(async (aggregateType: string) => {
+    process.exitCode = await rebuildSnapshots(aggregateType);
+  });
+
+program
+  .parseAsync()
+  .catch((error: unknown) => {
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  })
+  // Exit even if a library left a handle open, once stdout has taken everything written to it.
+  .finally(() => process.stdout.write('', () => process.exit()));

@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { parseDatabaseUrl } from '#event-sourcing';
+import { configurePokerApp } from '../http/configure-poker-app.js';
+import { redactUrl } from '../poker-config.js';
+import { PokerModule } from '../poker.module.js';
+
+export interface DemoServer {
+  app: NestExpressApplication;
+  baseUrl: string;
+  /** Where the events go, for the report. */
+  database: string;
+  close(): Promise<void>;
+}
+
+/** The poker app in this process on a free port: on DATABASE_URL if set, else on a SQLite file in a temp folder removed at the end. */
+export async function startDemoServer(databaseUrl: string | undefined): Promise<DemoServer> {
+  const folder = databaseUrl ? undefined : mkdtempSync(join(tmpdir(), 'poker-demo-'));
+  const url = databaseUrl ?? `sqlite:${join(folder!, 'demo.sqlite')}`;
+  const app = await NestFactory.create<NestExpressApplication>(PokerModule.forRoot({ store: parseDatabaseUrl(url) }), { logger: ['error', 'warn'] });
+  configurePokerApp(app);
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return {
+    app,
+    baseUrl: `http://127.0.0.1:${port}`,
+    database: redactUrl(url),
+    close: async () => {
+      await app.close();
+      if (folder) rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { EventSourcingModule, type EventSourcingModuleOptions, type StoreOptions } from '#event-sourcing';
+import { AccountAggregate, LedgerAggregate } from './bench-aggregates.js';
+
+@Module({ providers: [AccountAggregate, LedgerAggregate] })
+class BenchAggregatesModule {}
+
+/** The framework as an application uses it: EventSourcingModule.forRoot plus the bench aggregates, no HTTP. */
+export function bootBenchApp(store: StoreOptions, options: Partial<EventSourcingModuleOptions> = {}): Promise<INestApplicationContext> {
+  return NestFactory.createApplicationContext(
+    { module: BenchAggregatesModule, imports: [EventSourcingModule.forRoot({ store, ...options })] },
+    { logger: ['error', 'warn'] },
+  );
+}

@@ -1,0 +1,165 @@
+import { Inject, Module, type INestApplicationContext, type OnModuleInit } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { IsString } from 'class-validator';
+import type { DataSource, EntityManager } from 'typeorm';
+import {
+  Aggregate,
+  AggregateId,
+  Apply,
+  CommandGateway,
+  CommandHandler,
+  EVENT_SOURCING_DATA_SOURCE,
+  EventSourcingModule,
+  OnEvent,
+  Projector,
+  Saga,
+  SyncMode,
+  type StoreOptions,
+  type StoredEvent,
+} from '#event-sourcing';
+import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
+import { distribution, round, timeEach } from './stats.js';
+
+/* Projection figures: how long an ASYNC command's event takes to reach a projector, and what
+   SIMPLE and CASCADE cost over ASYNC (seed 003: "Cascade sync ... the latency cost compounds"). */
+
+export class Ping {
+  @AggregateId() @IsString() pingId: string;
+  constructor(pingId: string) {
+    this.pingId = pingId;
+  }
+}
+export class Pinged {}
+export class Pong {
+  @AggregateId() @IsString() pongId: string;
+  constructor(pongId: string) {
+    this.pongId = pongId;
+  }
+}
+export class Ponged {}
+
+@Aggregate('bench-ping')
+export class PingAggregate {
+  initialState() {
+    return {};
+  }
+  @CommandHandler(Ping, { emits: [Pinged] })
+  ping() {
+    return new Pinged();
+  }
+  @Apply(Pinged)
+  onPinged() {}
+}
+
+@Aggregate('bench-pong')
+export class PongAggregate {
+  initialState() {
+    return {};
+  }
+  @CommandHandler(Pong, { emits: [Ponged] })
+  pong() {
+    return new Ponged();
+  }
+  @Apply(Ponged)
+  onPonged() {}
+}
+
+/** One hop for CASCADE: every ping is answered by a pong on another aggregate. */
+@Saga('bench-ping-pong')
+export class PingPongSaga {
+  @OnEvent(Pinged)
+  onPinged(_event: Pinged, envelope: StoredEvent) {
+    return new Pong(envelope.aggregateId);
+  }
+}
+
+/** A read model in the same database; notes when each deposit reached it. */
+@Projector('bench-view')
+export class BenchViewProjector implements OnModuleInit {
+  readonly projectedAt = new Map<string, number>();
+
+  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.dataSource.query('CREATE TABLE IF NOT EXISTS bench_view (id TEXT PRIMARY KEY, events INTEGER NOT NULL)');
+  }
+
+  @OnEvent(Deposited, Pinged, Ponged)
+  async onEvent(_event: unknown, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    const postgres = manager.connection.options.type === 'postgres';
+    await manager.query(
+      `INSERT INTO bench_view (id, events) VALUES (${postgres ? '$1' : '?'}, 1) ON CONFLICT (id) DO UPDATE SET events = bench_view.events + 1`,
+      [`${envelope.aggregateType}/${envelope.aggregateId}`],
+    );
+    if (envelope.type === 'Deposited') this.projectedAt.set(envelope.metadata.eventId, performance.now());
+  }
+}
+
+export interface ProjectionFigures {
+  lagP50Ms: number;
+  lagP99Ms: number;
+  lagSamples: number;
+  asyncP50Ms: number;
+  simpleP50Ms: number;
+  cascadeP50Ms: number;
+  /** SIMPLE and CASCADE latency over ASYNC, at p50. */
+  simpleCostMs: number;
+  cascadeCostMs: number;
+}
+
+@Module({ providers: [AccountAggregate, PingAggregate, PongAggregate, PingPongSaga, BenchViewProjector] })
+class ProjectionBenchModule {}
+
+function bootProjectionApp(store: StoreOptions): Promise<INestApplicationContext> {
+  return NestFactory.createApplicationContext(
+    { module: ProjectionBenchModule, imports: [EventSourcingModule.forRoot({ store, syncTimeoutMs: 30_000 })] },
+    { logger: ['error', 'warn'] },
+  );
+}
+
+/**
+ * Lag: `concurrency` callers send ASYNC deposits for `durationMs`; lag is from the moment `send`
+ * resolved (the event is stored) to the moment the projector handled it. Sync costs: one caller,
+ * `samples` pings in each mode.
+ */
+export async function measureProjection(store: StoreOptions, durationMs: number, samples: number): Promise<ProjectionFigures> {
+  const app = await bootProjectionApp(store);
+  try {
+    const gateway = app.get(CommandGateway);
+    const projector = app.get(BenchViewProjector);
+    const storedAt = new Map<string, number>();
+    const end = performance.now() + durationMs;
+    await Promise.all(
+      Array.from({ length: 16 }, async (_, caller) => {
+        for (let i = 0; performance.now() < end; i++) {
+          const result = await gateway.send(new Deposit(`lag-${caller}-${i % 50}`, 1));
+          storedAt.set(result.events[0].metadata.eventId, performance.now());
+        }
+      }),
+    );
+    const deadline = performance.now() + 30_000;
+    while (projector.projectedAt.size < storedAt.size && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    // A projector may run before `send` resolves: that lag is 0.
+    const lags = [...storedAt].map(([eventId, stored]) => Math.max(0, (projector.projectedAt.get(eventId) ?? deadline) - stored));
+    const lag = distribution(lags);
+
+    const mode = async (syncMode: SyncMode) =>
+      distribution(await timeEach(samples, (i) => gateway.send(new Ping(`${syncMode}-${i}`), { syncMode }))).p50Ms;
+    await mode(SyncMode.CASCADE);
+    const asyncP50Ms = await mode(SyncMode.ASYNC);
+    const simpleP50Ms = await mode(SyncMode.SIMPLE);
+    const cascadeP50Ms = await mode(SyncMode.CASCADE);
+    return {
+      lagP50Ms: lag.p50Ms,
+      lagP99Ms: lag.p99Ms,
+      lagSamples: lag.samples,
+      asyncP50Ms,
+      simpleP50Ms,
+      cascadeP50Ms,
+      simpleCostMs: round(simpleP50Ms - asyncP50Ms),
+      cascadeCostMs: round(cascadeP50Ms - asyncP50Ms),
+    };
+  } finally {
+    await app.close();
+  }
+}

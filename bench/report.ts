@@ -1,0 +1,66 @@
+import type { CommandFigures } from './command.bench.js';
+import type { RebuildFigures } from './rebuild.bench.js';
+import type { BenchResults } from './results.js';
+
+type Row = [figure: string, sqlite: string, postgres: string];
+
+const ms = (value: number) => `${value} ms`;
+const pair = (p50: number, p99: number) => `${p50} / ${p99} ms`;
+const command = (figures: CommandFigures | undefined) => (figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${figures.perSec}/s` : '-');
+
+function rebuildRows(sqlite: RebuildFigures, postgres: RebuildFigures | undefined): Row[] {
+  const cell = (figures: RebuildFigures | undefined, pick: (f: RebuildFigures) => string) => (figures ? pick(figures) : '-');
+  return [
+    [
+      `rebuild, ${sqlite.events.toLocaleString('en-US')} events, snapshot every ${sqlite.snapshotEvery.toLocaleString('en-US')} (p50 / p99)`,
+      cell(sqlite, (f) => pair(f.snapshot.p50Ms, f.snapshot.p99Ms)),
+      cell(postgres, (f) => pair(f.snapshot.p50Ms, f.snapshot.p99Ms)),
+    ],
+    ['rebuild, no snapshot (p50 / p99)', cell(sqlite, (f) => pair(f.full.p50Ms, f.full.p99Ms)), cell(postgres, (f) => pair(f.full.p50Ms, f.full.p99Ms))],
+    ['raw driver read + JSON.parse, same rows (p50)', cell(sqlite, (f) => ms(f.raw.p50Ms)), cell(postgres, (f) => ms(f.raw.p50Ms))],
+    [
+      'rebuild without snapshots / raw (p50)',
+      cell(sqlite, (f) => `${(f.full.p50Ms / f.raw.p50Ms).toFixed(2)}x`),
+      cell(postgres, (f) => `${(f.full.p50Ms / f.raw.p50Ms).toFixed(2)}x`),
+    ],
+  ];
+}
+
+function rows(results: BenchResults): Row[] {
+  const { sqlite, postgres } = results.command;
+  const raw = (db: 'sqlite' | 'postgres') => {
+    const figures = results.raw[db];
+    return figures ? `${figures.commitsPerSec}/s` : '-';
+  };
+  const { memory } = results;
+  return [
+    ...rebuildRows(results.rebuild, results.rebuild.postgres),
+    ['command, 1 caller (p50 / p99, commands/s)', command(sqlite?.c1), command(postgres?.c1)],
+    ['command, 16 callers', command(sqlite?.c16), command(postgres?.c16)],
+    ['command, 64 callers', command(sqlite?.c64), command(postgres?.c64)],
+    ['raw driver, 1 row per transaction, 64 callers', raw('sqlite'), raw('postgres')],
+    [
+      `peak RSS, first / last ${memory.windowS} s of ${memory.durationS} s at ${memory.concurrency} callers`,
+      memory.db === 'sqlite' ? `${memory.rssStartMb} / ${memory.rssEndMb} MB` : '-',
+      memory.db === 'postgres' ? `${memory.rssStartMb} / ${memory.rssEndMb} MB` : '-',
+    ],
+    ...Object.entries(results.projection ?? {}).map(([name, value]): Row => [`projection ${name}`, String(value), '']),
+  ];
+}
+
+/** The results as a markdown table, the machine and the targets (also what the console shows). */
+export function markdownReport(results: BenchResults): string {
+  const { machine } = results;
+  const lines = [
+    `| figure | SQLite | PostgreSQL |`,
+    `|---|---|---|`,
+    ...rows(results).map((row) => `| ${row.join(' | ')} |`),
+    '',
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.os}; ` +
+      `load average at start ${machine.loadAverageAtStart}. Mode: ${results.mode}, ${results.startedAt}.`,
+    '',
+    ...results.targets.map((target) => `- [${target.met ? 'x' : ' '}] ${target.name}: ${target.detail}`),
+    ...results.skipped.map((reason) => `- skipped: ${reason}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,40 @@
+import type { CommandFigures } from './command.bench.js';
+import type { DatabaseKind } from './databases.js';
+import type { MachineInfo } from './machine.js';
+import type { MemoryFigures } from './memory.bench.js';
+import type { RebuildFigures } from './rebuild.bench.js';
+
+export interface DatabaseCommandFigures {
+  c1: CommandFigures;
+  c16: CommandFigures;
+  c64: CommandFigures;
+}
+
+export interface RawCommitFigures {
+  callers: number;
+  /** PostgreSQL: the pool size, the store's. */
+  connections: number;
+  commitsPerSec: number;
+}
+
+export interface Target {
+  name: string;
+  met: boolean;
+  detail: string;
+}
+
+/** What `bench/results/latest.json` holds. */
+export interface BenchResults {
+  mode: 'quick' | 'full';
+  startedAt: string;
+  machine: MachineInfo;
+  /** The headline rebuild figures are SQLite's (the embedded default); PostgreSQL's are beside them. */
+  rebuild: RebuildFigures & { db: 'sqlite'; postgres?: RebuildFigures };
+  command: Partial<Record<DatabaseKind, DatabaseCommandFigures>>;
+  raw: Partial<Record<DatabaseKind, RawCommitFigures>>;
+  memory: MemoryFigures & { db: DatabaseKind };
+  /** Projection lag and sync-mode costs (`projection.lagP99Ms`, ...), measured by the processing benchmarks. */
+  projection?: Record<string, number>;
+  skipped: string[];
+  targets: Target[];
+}

@@ -1,0 +1,131 @@
+import 'reflect-metadata';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { EVENT_SOURCING_DATA_SOURCE } from '#event-sourcing';
+import { bootBenchApp } from './bench-app.js';
+import { measureCommands } from './command.bench.js';
+import { postgresDatabase, postgresUrl, sqliteDatabase, type BenchDatabase } from './databases.js';
+import { machineInfo } from './machine.js';
+import { measureMemory } from './memory.bench.js';
+import { FULL_PLAN, QUICK_PLAN, type BenchPlan } from './plan.js';
+import type { RawDriver } from './raw-driver.js';
+import { RawPostgres } from './raw-postgres.js';
+import { RawSqlite } from './raw-sqlite.js';
+import { measureRebuild, type RebuildFigures } from './rebuild.bench.js';
+import { markdownReport } from './report.js';
+import type { BenchResults, DatabaseCommandFigures, RawCommitFigures } from './results.js';
+import { round } from './stats.js';
+import { checkTargets } from './targets.js';
+
+const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
+const RAW_CALLERS = 64;
+
+const started = performance.now();
+const log = (message: string) => console.error(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${message}`);
+
+interface DatabaseFigures {
+  rebuild: RebuildFigures;
+  command: DatabaseCommandFigures;
+  raw: RawCommitFigures;
+}
+
+function openRaw(db: BenchDatabase): Promise<RawDriver> {
+  const { store } = db;
+  if ('type' in store && store.type === 'sqlite') return Promise.resolve(new RawSqlite(store.database));
+  if ('type' in store && store.type === 'postgres') return new RawPostgres(store.url, store.schema!).connect();
+  throw new Error('the bench opens its own stores');
+}
+
+/** Connections the store may use at once: the raw baseline gets as many (1 for SQLite's one connection). */
+function storeConnections(dataSource: DataSource): number {
+  if (dataSource.options.type !== 'postgres') return 1;
+  return (dataSource.driver as unknown as { master: { options: { max: number } } }).master.options.max;
+}
+
+async function benchDatabase(db: BenchDatabase, plan: BenchPlan): Promise<DatabaseFigures> {
+  const raw = await openRaw(db);
+  try {
+    log(`${db.kind}: seeding two aggregates of 100,000 events, then rebuilding`);
+    const rebuild = await measureRebuild(db, raw, plan.rebuildSamples);
+    // The module as an application runs it: default options (aggregate cache on).
+    const app = await bootBenchApp(db.store);
+    try {
+      log(`${db.kind}: commands (warm-up, then 1, 16 and 64 callers), then the raw driver at ${RAW_CALLERS} callers`);
+      await measureCommands(app, 64, plan.warmupMs, plan.accounts);
+      const command: DatabaseCommandFigures = {
+        c1: await measureCommands(app, 1, plan.commandMs, plan.accounts),
+        c16: await measureCommands(app, 16, plan.commandMs, plan.accounts),
+        c64: await measureCommands(app, 64, plan.commandMs, plan.accounts),
+      };
+      const connections = storeConnections(app.get<DataSource>(EVENT_SOURCING_DATA_SOURCE));
+      const commitsPerSec = round(await raw.commitsPerSecond(RAW_CALLERS, plan.rawCommitMs, connections));
+      return { rebuild, command, raw: { callers: RAW_CALLERS, connections, commitsPerSec } };
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await raw.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const plan = process.argv.includes('--quick') ? QUICK_PLAN : FULL_PLAN;
+  const startedAt = new Date().toISOString();
+  const machine = machineInfo();
+  const skipped: string[] = [];
+  const sqlite = sqliteDatabase();
+  const postgres = await postgresDatabase(postgresUrl());
+  const databases = [sqlite];
+  if ('skipped' in postgres) skipped.push(postgres.skipped);
+  else databases.push(postgres);
+  try {
+    const figures = new Map<string, DatabaseFigures>();
+    for (const db of databases) figures.set(db.kind, await benchDatabase(db, plan));
+
+    log(`sqlite: sustained run of ${plan.memoryMs / 1000} s for memory`);
+    const memoryApp = await bootBenchApp(sqlite.store);
+    const memory = await measureMemory(memoryApp, plan.memoryMs, 64, plan.memoryAccounts).finally(() => memoryApp.close());
+
+    // Projection figures (projection.lagP99Ms, the cost of each sync mode) are measured here by the
+    // processing benchmarks once they exist, and stored as `projection` below.
+
+    const sqliteFigures = figures.get('sqlite')!;
+    const postgresFigures = figures.get('postgres');
+    const partial: Omit<BenchResults, 'targets'> = {
+      mode: plan.mode,
+      startedAt,
+      machine,
+      rebuild: { db: 'sqlite', ...sqliteFigures.rebuild, ...(postgresFigures ? { postgres: postgresFigures.rebuild } : {}) },
+      command: Object.fromEntries([...figures].map(([db, f]) => [db, f.command])),
+      raw: Object.fromEntries([...figures].map(([db, f]) => [db, f.raw])),
+      memory: { db: 'sqlite', ...memory },
+      skipped,
+    };
+    const results: BenchResults = { ...partial, targets: checkTargets(partial) };
+    const markdown = markdownReport(results);
+    console.log(`\n${markdown}`);
+    writeResults(results, markdown);
+  } finally {
+    for (const db of databases) await db.cleanup();
+  }
+}
+
+/** Written whole or not at all (a .tmp renamed into place). */
+function writeResults(results: BenchResults, markdown: string): void {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  for (const [name, text] of [['latest.json', `${JSON.stringify(results, null, 2)}\n`], ['latest.md', markdown]]) {
+    const path = join(RESULTS_DIR, name);
+    writeFileSync(`${path}.tmp`, text);
+    renameSync(`${path}.tmp`, path);
+  }
+  log(`results in ${join('bench', 'results', 'latest.json')} and latest.md`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,28 @@
+export interface Distribution {
+  p50Ms: number;
+  p99Ms: number;
+  samples: number;
+}
+
+/** Nearest-rank percentiles of durations in milliseconds. */
+export function distribution(durationsMs: readonly number[]): Distribution {
+  const sorted = Float64Array.from(durationsMs).sort();
+  const at = (q: number) => round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]);
+  return { p50Ms: at(0.5), p99Ms: at(0.99), samples: sorted.length };
+}
+
+/** Three significant figures are all a benchmark on a shared machine can claim. */
+export function round(value: number): number {
+  return Number(value.toPrecision(3));
+}
+
+/** Runs `work` `times` times one after another; the duration of each. */
+export async function timeEach(times: number, work: (index: number) => Promise<unknown>): Promise<number[]> {
+  const durations: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await work(i);
+    durations.push(performance.now() - started);
+  }
+  return durations;
+}

@@ -1,0 +1,30 @@
+import type { BenchResults, Target } from './results.js';
+
+/** DESIGN.md section 12, checked against one run's figures (ratios within the run). */
+export function checkTargets(results: Omit<BenchResults, 'targets'>): Target[] {
+  const targets: Target[] = [];
+  const { rebuild } = results;
+  for (const [db, figures] of [['sqlite', rebuild], ['postgres', rebuild.postgres]] as const) {
+    if (!figures) continue;
+    targets.push({ name: `rebuild with snapshots p50 < 5 ms (${db})`, met: figures.snapshot.p50Ms < 5, detail: `${figures.snapshot.p50Ms} ms` });
+    const ratio = figures.full.p50Ms / figures.raw.p50Ms;
+    targets.push({ name: `rebuild without snapshots <= 1.5x raw (${db})`, met: ratio <= 1.5, detail: `${ratio.toFixed(2)}x` });
+  }
+  const { sqlite, postgres } = results.command;
+  if (sqlite) targets.push({ name: 'command p50 < 1 ms (sqlite, c1)', met: sqlite.c1.p50Ms < 1, detail: `${sqlite.c1.p50Ms} ms` });
+  if (postgres) targets.push({ name: 'command p99 < 10 ms (postgres, c16)', met: postgres.c16.p99Ms < 10, detail: `${postgres.c16.p99Ms} ms` });
+  for (const db of ['sqlite', 'postgres'] as const) {
+    const command = results.command[db];
+    const raw = results.raw[db];
+    if (!command || !raw) continue;
+    targets.push({
+      name: `commands/s at c64 >= raw commits/s (${db})`,
+      met: command.c64.perSec >= raw.commitsPerSec,
+      detail: `${command.c64.perSec} vs ${raw.commitsPerSec}`,
+    });
+  }
+  const { memory } = results;
+  // Flat: the last window's peak within 10% of the first's (the first already holds a full aggregate cache).
+  targets.push({ name: `memory flat under a sustained run (${memory.db})`, met: memory.rssEndMb <= memory.rssStartMb * 1.1, detail: `RSS ${memory.rssStartMb} -> ${memory.rssEndMb} MB` });
+  return targets;
+}

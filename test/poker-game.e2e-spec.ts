@@ -1,0 +1,235 @@
+import { EVENT_STORE, type EventStore, TIMER_STORE, type TimerStore } from '#event-sourcing';
+import { bestHandFor, type Card, type Variant, VARIANTS } from '../apps/poker/src/cards/index.js';
+import { PokerApiError, type PokerClient } from '../apps/poker/src/client/poker-client.js';
+import type { ActionTimeout } from '../apps/poker/src/flows/index.js';
+import { checkOrCall, eventually, foldToOne, playOut, type PokerServer, startPokerServer } from './support/poker-server.js';
+import { createTestStore, type TestStore } from './support/test-store.js';
+
+interface WireEvent {
+  type: string;
+  sequence: number;
+  payload: Record<string, any>;
+  metadata: Record<string, any>;
+}
+
+describe('poker over HTTP: hands, flows and read models', () => {
+  let store: TestStore;
+  let server: PokerServer;
+  let client: PokerClient;
+  let tables = 0;
+
+  beforeAll(async () => {
+    store = await createTestStore();
+    server = await startPokerServer(store.options);
+    client = server.client;
+  });
+
+  afterAll(async () => {
+    await server?.app.close();
+    await store?.cleanup();
+  });
+
+  const events = async (aggregateType: string, id: string): Promise<WireEvent[]> =>
+    (await client.request<{ events: WireEvent[] }>('GET', `/aggregates/${aggregateType}/${encodeURIComponent(id)}/events`)).events;
+
+  /** A process manager's own events (its stream is not an aggregate the HTTP routes serve). */
+  const processEvents = async (name: string, correlationId: string): Promise<string[]> =>
+    (await server.app.get<EventStore>(EVENT_STORE).readStream({ aggregateType: name, aggregateId: correlationId })).map((e) => e.type);
+
+  /** A new table with `players` (humans, 1000 deposited, 500 bought in, seats in order). */
+  async function tableWith(variant: Variant, players: string[], terms: { actionTimeoutMs?: number; maxPlayers?: number } = {}): Promise<{ tableId: string; ids: string[] }> {
+    const tableId = `table-${++tables}`;
+    await client.createTable(tableId, { name: `Table ${tables}`, variant, smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: terms.maxPlayers ?? 6, ...terms });
+    const ids = players.map((name) => `${name}-${tables}`);
+    for (const [seat, id] of ids.entries()) {
+      await client.registerPlayer(id, id, 1000);
+      expect(await client.buyIn(tableId, id, 500, seat)).toMatchObject({ status: 'COMPLETED', seat });
+    }
+    return { tableId, ids };
+  }
+
+  const stackSum = (view: { seats: Array<{ stack: number }> }) => view.seats.reduce((sum, seat) => sum + seat.stack, 0);
+
+  describe.each(VARIANTS)('%s', (variant) => {
+    it('plays a hand to the showdown: everyone still in shows, the best hand takes the pot', async () => {
+      const { tableId, ids } = await tableWith(variant, ['ann', 'ben', 'cat']);
+      const { handId } = await client.startHand(tableId, `showdown-${variant}`);
+      const view = await playOut(client, tableId, checkOrCall);
+
+      const hand = await events('hand', handId);
+      const revealed = hand.filter((e) => e.type === 'CardsRevealed').map((e) => e.payload);
+      expect(revealed.map((r) => r.playerId).sort()).toEqual([...ids].sort());
+      const board: Card[] = view.hand!.communityCards;
+      expect(board).toHaveLength(variant === 'FIVE_CARD_DRAW' ? 0 : 5);
+      const scores = revealed.map((r) => ({ playerId: r.playerId as string, score: bestHandFor(variant, r.cards, board).score }));
+      const top = Math.max(...scores.map((s) => s.score));
+      const awards: Array<{ playerId: string; amount: number }> = hand.find((e) => e.type === 'PotAwarded')!.payload.awards;
+      expect(awards.map((a) => a.playerId).sort()).toEqual(scores.filter((s) => s.score === top).map((s) => s.playerId).sort());
+      expect(awards.reduce((sum, a) => sum + a.amount, 0)).toBe(30);
+      expect(hand.map((e) => e.type)).toContain('HandComplete');
+      expect(view.hand!.players.every((p) => p.shown !== null)).toBe(true);
+      expect(stackSum(view)).toBe(1500);
+      // Every event of the hand carries the correlation id of StartHand: the hand flow followed it all.
+      expect(new Set(hand.map((e) => e.metadata.correlationId)).size).toBe(1);
+    });
+
+    it('ends a hand when all but one fold: the last player standing wins without a contest', async () => {
+      const { tableId, ids } = await tableWith(variant, ['dan', 'eve', 'fay']);
+      const { handId } = await client.startHand(tableId);
+      const view = await playOut(client, tableId, foldToOne);
+
+      // Three players: the dealer (seat 0) acts first and folds, then the small blind; the big blind wins.
+      const bigBlind = ids[2];
+      const hand = await events('hand', handId);
+      expect(hand.find((e) => e.type === 'PotAwarded')!.payload.awards).toEqual([{ playerId: bigBlind, amount: 15 }]);
+      expect(hand.filter((e) => e.type === 'CardsRevealed').map((e) => e.payload.playerId)).toEqual([bigBlind]);
+      expect(hand.some((e) => e.type === 'CommunityCardsDealt' || e.type === 'DrawCompleted')).toBe(false);
+      expect(view.seats.map((s) => [s.playerId, s.stack])).toEqual([
+        [ids[0], 500],
+        [ids[1], 495],
+        [ids[2], 505],
+      ]);
+      const board = await client.leaderboard();
+      expect(board.find((entry) => entry.playerId === bigBlind)).toMatchObject({ netWinnings: 5, handsPlayed: 1, handsWon: 1 });
+      expect(board.find((entry) => entry.playerId === ids[1])).toMatchObject({ netWinnings: -5, handsPlayed: 1, handsWon: 0 });
+    });
+  });
+
+  it('folds a player facing a bet who lets the action timeout pass, and checks one with nothing to call', async () => {
+    const { tableId, ids } = await tableWith('TEXAS_HOLDEM', ['gil', 'hal'], { actionTimeoutMs: 1000 });
+    const [gil, hal] = ids;
+    const timers = server.app.get<TimerStore>(TIMER_STORE);
+
+    // Hand 1, heads-up: gil deals and posts the small blind, acts first facing 5 more, and does nothing.
+    const first = await client.startHand(tableId);
+    await eventually(() => client.table(tableId), (view) => view.status === 'waiting', 'hand 1 ends by the timeout');
+    const hand1 = await events('hand', first.handId);
+    expect(hand1.filter((e) => e.type === 'ActionTaken').map((e) => e.payload)).toEqual([expect.objectContaining({ playerId: gil, action: 'FOLD', amount: 0 })]);
+    expect(hand1.find((e) => e.type === 'PotAwarded')!.payload.awards).toEqual([{ playerId: hal, amount: 15 }]);
+
+    // Hand 2: hal deals and calls in time; his timer is cancelled and gil's runs.
+    const second = await client.startHand(tableId);
+    await client.act(tableId, hal, 'CALL');
+    const pending = await timers.pending('hand-flow', second.correlationId);
+    expect(pending.map((timer) => (timer.payload as ActionTimeout).playerId)).toEqual([gil]);
+    expect(pending[0].payload).toMatchObject({ amountToCall: 0 });
+
+    // gil lets it pass with nothing to call: checked, and the flop comes.
+    const flop = await eventually(() => client.table(tableId), (view) => view.hand!.phase === 'FLOP', 'the flop after the automatic check');
+    expect(flop.hand!.communityCards).toHaveLength(3);
+    const checks = (await events('hand', second.handId)).filter((e) => e.type === 'ActionTaken').map((e) => [e.payload.playerId, e.payload.action]);
+    expect(checks).toEqual([
+      [hal, 'CALL'],
+      [gil, 'CHECK'],
+    ]);
+    const view = await playOut(client, tableId, checkOrCall);
+    expect(stackSum(view)).toBe(1000);
+    expect(await timers.pending('hand-flow', second.correlationId)).toEqual([]);
+  });
+
+  describe('buying in', () => {
+    let tableId: string;
+
+    beforeAll(async () => {
+      ({ tableId } = await tableWith('TEXAS_HOLDEM', ['ida']));
+      for (const id of ['joe', 'kim', 'lou']) await client.registerPlayer(id, id, 1000);
+    });
+
+    const expectReleased = async (playerId: string) => {
+      expect(await client.balance(playerId)).toEqual({ playerId, bankroll: 1000, reserved: 0, available: 1000 });
+      const playerEvents = (await events('player', playerId)).map((e) => e.type);
+      expect(playerEvents.slice(-2)).toEqual(['FundsReserved', 'FundsReleased']);
+    };
+
+    it('reserves the funds, seats the player and completes', async () => {
+      const outcome = await client.buyIn(tableId, 'joe', 300, 3);
+      expect(outcome).toMatchObject({ playerId: 'joe', tableId, seat: 3, amount: 300, status: 'COMPLETED' });
+      expect(await client.balance('joe')).toEqual({ playerId: 'joe', bankroll: 1000, reserved: 300, available: 700 });
+      expect(await processEvents('buy-in', outcome.buyInId)).toEqual(['BuyInInitiated', 'BuyInCompleted']);
+      expect((await client.table(tableId)).seats.find((s) => s.playerId === 'joe')).toEqual({ seat: 3, playerId: 'joe', stack: 300, sittingOut: false });
+    });
+
+    it.each([
+      ['INVALID_AMOUNT', { amount: 50, seat: -1 }, "buy-in 50 is outside the table's range [100, 1000]"],
+      ['SEAT_OCCUPIED', { amount: 200, seat: 3 }, 'seat 3 is occupied by joe'],
+      ['SEATING_REJECTED', { amount: 200, seat: 7 }, 'seat 7 does not exist: this table has seats 0 to 5'],
+    ])('fails with %s and releases the funds', async (code, request, reason) => {
+      const outcome = await client.buyIn(tableId, 'kim', request.amount, request.seat);
+      expect(outcome).toMatchObject({ status: 'FAILED', code, reason });
+      expect(await processEvents('buy-in', outcome.buyInId)).toEqual(['BuyInInitiated', 'BuyInFailed']);
+      await expectReleased('kim');
+    });
+
+    it('fails with TABLE_FULL when every seat is taken', async () => {
+      const small = await tableWith('OMAHA', ['mo', 'ned'], { maxPlayers: 2 });
+      expect(await client.buyIn(small.tableId, 'lou', 200)).toMatchObject({ status: 'FAILED', code: 'TABLE_FULL', reason: 'table is full: 2 of 2 seats taken' });
+      await expectReleased('lou');
+    });
+
+    it('fails with SEATING_REJECTED when the table refuses the seat', async () => {
+      expect(await client.buyIn('no-such-table', 'lou', 200)).toMatchObject({ status: 'FAILED', code: 'SEATING_REJECTED', reason: 'table does not exist' });
+      await expectReleased('lou');
+    });
+
+    it('answers at once when the funds cannot be reserved, or the request is malformed', async () => {
+      const poor = await client.buyIn(tableId, 'lou', 5000).catch((error: PokerApiError) => error);
+      expect(poor).toMatchObject({ status: 409, body: { code: 'FAILED_PRECONDITION', message: 'insufficient funds: available 1000, requested 5000' } });
+      const malformed = await client.request('POST', `/tables/${tableId}/buy-in`, { playerId: 'lou', seat: 12, amount: -1 }).catch((error: PokerApiError) => error);
+      expect(malformed).toMatchObject({ status: 400, body: { code: 'INVALID_ARGUMENT' } });
+      expect((malformed as PokerApiError).body.message).toMatch(/seat must be a seat from 0 to 9, or -1 for any free seat, got 12; amount must be a positive whole number of chips, got -1/);
+    });
+  });
+
+  it('settles on leaving: the bankroll gets the stack back, winnings included; nobody leaves during a hand', async () => {
+    const { tableId, ids } = await tableWith('TEXAS_HOLDEM', ['oli', 'pat', 'quin']);
+    await client.startHand(tableId);
+    const during = await client.leave(tableId, ids[0]).catch((error: PokerApiError) => error);
+    expect(during).toMatchObject({ status: 409, body: { code: 'FAILED_PRECONDITION' } });
+    await playOut(client, tableId, foldToOne);
+    for (const id of ids) await client.leave(tableId, id);
+    const balances = await Promise.all(ids.map((id) => client.balance(id)));
+    expect(balances.map((b) => [b.bankroll, b.reserved, b.available])).toEqual([
+      [1000, 0, 1000],
+      [995, 0, 995],
+      [1005, 0, 1005],
+    ]);
+    expect((await client.table(tableId)).seats).toEqual([]);
+    expect((await events('player', ids[2])).at(-1)).toMatchObject({ type: 'SessionSettled', payload: { tableId, reserved: 500, cashOut: 505, newBalance: 1005 } });
+  });
+
+  it('has the balance up to date when a Sync-Mode: simple command returns', async () => {
+    await client.registerPlayer('rex', 'Rex', 100);
+    let bankroll = 100;
+    for (let i = 1; i <= 10; i++) {
+      const [command, change] = i % 3 === 0 ? ['WithdrawFunds', -i] : ['DepositFunds', i * 10];
+      await client.command('player', 'rex', command as string, { amount: Math.abs(change as number) }, { 'Sync-Mode': 'simple' });
+      bankroll += change as number;
+      expect(await client.balance('rex')).toEqual({ playerId: 'rex', bankroll, reserved: 0, available: bankroll });
+    }
+    expect(await client.balance('nobody').catch((error: PokerApiError) => error.status)).toBe(404);
+  });
+
+  it('records sitting out as a fact on the table, so the next hand is dealt around the player', async () => {
+    const { tableId, ids } = await tableWith('TEXAS_HOLDEM', ['ray', 'sue', 'tom']);
+    await client.command('player', ids[1], 'SitOut', {}, { 'Sync-Mode': 'cascade' });
+    const satOut = (await events('table', tableId)).find((e) => e.type === 'PlayerSatOut')!;
+    expect(satOut).toMatchObject({ payload: { playerId: ids[1] }, metadata: { externalId: expect.any(String) } });
+    expect((await client.table(tableId)).seats.map((s) => s.sittingOut)).toEqual([false, true, false]);
+    const { handId } = await client.startHand(tableId);
+    expect((await events('hand', handId))[0].payload.players.map((p: { playerId: string }) => p.playerId).sort()).toEqual([ids[0], ids[2]].sort());
+    await playOut(client, tableId, foldToOne);
+    await client.command('player', ids[1], 'SitIn', {}, { 'Sync-Mode': 'cascade' });
+    expect((await client.table(tableId)).seats.map((s) => s.sittingOut)).toEqual([false, false, false]);
+  });
+
+  it('serves the web page at / and the OpenAPI document at /docs', async () => {
+    const page = await fetch(`${client.baseUrl}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<title>[^<]*Poker/);
+    expect((await fetch(`${client.baseUrl}/docs`)).status).toBe(200);
+    const document = await client.request<{ paths: Record<string, unknown> }>('GET', '/docs-json');
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/tables/{tableId}/buy-in', '/players/{playerId}/balance', '/leaderboard', '/tables/{tableId}', '/commands/{aggregateType}/{aggregateId}/{commandType}']),
+    );
+  });
+});
