@@ -8,6 +8,12 @@ export interface CommandFigures extends Distribution {
   perSec: number;
 }
 
+export interface RateFigures extends Distribution {
+  ratePerSec: number;
+}
+
+const randomDeposit = (accounts: number) => new Deposit(`account-${Math.floor(Math.random() * accounts)}`, 1);
+
 /** `concurrency` callers each send one Deposit after another to random accounts until the time is up. */
 export async function measureCommands(app: INestApplicationContext, concurrency: number, durationMs: number, accounts: number): Promise<CommandFigures> {
   const gateway = app.get(CommandGateway);
@@ -18,11 +24,34 @@ export async function measureCommands(app: INestApplicationContext, concurrency:
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < end) {
         const sent = performance.now();
-        await gateway.send(new Deposit(`account-${Math.floor(Math.random() * accounts)}`, 1));
+        await gateway.send(randomDeposit(accounts));
         latencies.push(performance.now() - sent);
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
   return { concurrency, ...distribution(latencies), perSec: round(latencies.length / seconds) };
+}
+
+const TICK_MS = 5;
+
+/**
+ * Commands at a steady rate whatever their latency (an open loop, as independent users send them), for
+ * latency at a moderate load: closed-loop callers instead run the store at the most it can do for them.
+ */
+export async function measureAtRate(app: INestApplicationContext, ratePerSec: number, durationMs: number, accounts: number): Promise<RateFigures> {
+  const gateway = app.get(CommandGateway);
+  const latencies: number[] = [];
+  const inFlight: Promise<void>[] = [];
+  const started = performance.now();
+  for (let due = 0; performance.now() - started < durationMs; ) {
+    // Every command due by now is sent, so a late tick sends its backlog instead of lowering the rate.
+    for (const owed = ((performance.now() - started) / 1000) * ratePerSec; due < owed; due++) {
+      const sent = performance.now();
+      inFlight.push(gateway.send(randomDeposit(accounts)).then(() => void latencies.push(performance.now() - sent)));
+    }
+    await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+  }
+  await Promise.all(inFlight);
+  return { ratePerSec, ...distribution(latencies) };
 }

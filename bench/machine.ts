@@ -6,8 +6,8 @@ export interface MachineInfo {
   memoryGb: number;
   node: string;
   os: string;
-  /** 1-minute load average when the run started: above ~0.5 something else was using the CPU. */
-  loadAverageAtStart: number;
+  /** 1-minute load averages when the run started and ended: well above 1 means something else was using the CPU too. */
+  loadAverage: { start: number; end?: number };
 }
 
 export function machineInfo(): MachineInfo {
@@ -18,6 +18,10 @@ export function machineInfo(): MachineInfo {
     memoryGb: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     os: `${osType()} ${release()}`,
-    loadAverageAtStart: Math.round(loadavg()[0] * 100) / 100,
+    loadAverage: { start: loadAverage() },
   };
+}
+
+export function loadAverage(): number {
+  return Math.round(loadavg()[0] * 100) / 100;
 }

@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { measureCommands } from './command.bench.js';
-import { collectGarbage } from './rebuild.bench.js';
+import { collectGarbage } from './gc.js';
 import { round } from './stats.js';
 
 export interface MemoryFigures {
@@ -8,43 +8,54 @@ export interface MemoryFigures {
   concurrency: number;
   accounts: number;
   commands: number;
-  /** Window the first and last peaks are taken over (a minute, or a fifth of a short run). */
+  /** The first and the last window of the run, over which the RSS peaks are taken. */
   windowS: number;
   rssStartMb: number;
   rssEndMb: number;
-  heapStartMb: number;
-  heapEndMb: number;
+  /**
+   * The heap still in use after a full collection at the end of the first window and at the end of the
+   * run: what grows if something is kept per command. Peaks also hold garbage, and V8 lets the heap grow
+   * before it collects, so they rise for a while on their own.
+   */
+  heapLiveStartMb: number;
+  heapLiveEndMb: number;
 }
 
 const SAMPLE_EVERY_MS = 250;
+const MB = 2 ** 20;
 
-/** Peak RSS and heap in the first and the last window of a sustained command run (more accounts than the aggregate cache holds). */
-export async function measureMemory(app: INestApplicationContext, durationMs: number, concurrency: number, accounts: number): Promise<MemoryFigures> {
-  const windowMs = Math.min(60_000, durationMs / 5);
-  const samples: { at: number; rss: number; heap: number }[] = [];
+/** A sustained command run over more accounts than the aggregate cache holds, so it also evicts and reloads. */
+export async function measureMemory(
+  app: INestApplicationContext,
+  run: { durationMs: number; windowMs: number; concurrency: number; accounts: number },
+): Promise<MemoryFigures> {
+  const samples: { at: number; rss: number }[] = [];
+  let heapLiveStart = 0;
   collectGarbage();
   const started = performance.now();
-  const sampler = setInterval(() => {
-    const { rss, heapUsed } = process.memoryUsage();
-    samples.push({ at: performance.now() - started, rss, heap: heapUsed });
-  }, SAMPLE_EVERY_MS);
+  const sampler = setInterval(() => samples.push({ at: performance.now() - started, rss: process.memoryUsage().rss }), SAMPLE_EVERY_MS);
+  const firstWindowEnd = setTimeout(() => {
+    collectGarbage();
+    heapLiveStart = process.memoryUsage().heapUsed;
+  }, run.windowMs);
   try {
-    const run = await measureCommands(app, concurrency, durationMs, accounts);
-    const peak = (from: number, to: number, key: 'rss' | 'heap') =>
-      round(Math.max(...samples.filter((s) => s.at >= from && s.at < to).map((s) => s[key])) / 2 ** 20);
-    const last = durationMs - windowMs;
+    const commands = await measureCommands(app, run.concurrency, run.durationMs, run.accounts);
+    collectGarbage();
+    const heapLiveEnd = process.memoryUsage().heapUsed;
+    const peakRss = (from: number, to: number) => round(Math.max(...samples.filter((s) => s.at >= from && s.at < to).map((s) => s.rss)) / MB);
     return {
-      durationS: round(durationMs / 1000),
-      concurrency,
-      accounts,
-      commands: run.samples,
-      windowS: round(windowMs / 1000),
-      rssStartMb: peak(0, windowMs, 'rss'),
-      rssEndMb: peak(last, durationMs + SAMPLE_EVERY_MS, 'rss'),
-      heapStartMb: peak(0, windowMs, 'heap'),
-      heapEndMb: peak(last, durationMs + SAMPLE_EVERY_MS, 'heap'),
+      durationS: round(run.durationMs / 1000),
+      concurrency: run.concurrency,
+      accounts: run.accounts,
+      commands: commands.samples,
+      windowS: round(run.windowMs / 1000),
+      rssStartMb: peakRss(0, run.windowMs),
+      rssEndMb: peakRss(run.durationMs - run.windowMs, Infinity),
+      heapLiveStartMb: round(heapLiveStart / MB),
+      heapLiveEndMb: round(heapLiveEnd / MB),
     };
   } finally {
     clearInterval(sampler);
+    clearTimeout(firstWindowEnd);
   }
 }

@@ -6,8 +6,12 @@ export interface BenchPlan {
   accounts: number;
   warmupMs: number;
   commandMs: number;
+  /** The steady rate of the moderate-load latency figure, a fraction of what either database takes. */
+  moderateRatePerSec: number;
   rawCommitMs: number;
   memoryMs: number;
+  /** The first and last stretch of the sustained run compared for growth. */
+  memoryWindowMs: number;
   /** More accounts than the aggregate cache holds (10,000): the sustained run also evicts and reloads. */
   memoryAccounts: number;
 }
@@ -16,10 +20,12 @@ export const QUICK_PLAN: BenchPlan = {
   mode: 'quick',
   rebuildSamples: { snapshot: 200, full: 5 },
   accounts: 2000,
-  warmupMs: 1000,
-  commandMs: 2000,
-  rawCommitMs: 2000,
+  warmupMs: 500,
+  commandMs: 1500,
+  moderateRatePerSec: 1000,
+  rawCommitMs: 1500,
   memoryMs: 15_000,
+  memoryWindowMs: 3000,
   memoryAccounts: 50_000,
 };
 
@@ -29,7 +35,9 @@ export const FULL_PLAN: BenchPlan = {
   accounts: 2000,
   warmupMs: 3000,
   commandMs: 10_000,
+  moderateRatePerSec: 1000,
   rawCommitMs: 10_000,
   memoryMs: 180_000,
+  memoryWindowMs: 60_000,
   memoryAccounts: 50_000,
 };

@@ -2,6 +2,7 @@ import { AggregateLoader, CommandGateway, EventSourcingRegistry, SNAPSHOT_STORE,
 import { LEDGER, RecordEntries, SNAPSHOT_EVERY } from './bench-aggregates.js';
 import { bootBenchApp } from './bench-app.js';
 import type { BenchDatabase } from './databases.js';
+import { collectGarbage } from './gc.js';
 import type { RawDriver } from './raw-driver.js';
 import { distribution, timeEach, type Distribution } from './stats.js';
 
@@ -59,8 +60,4 @@ async function seed(gateway: CommandGateway): Promise<void> {
       for (let written = 0; written < REBUILD_EVENTS; written += perCommand) await gateway.send(new RecordEntries(aggregateId, perCommand));
     }),
   );
-}
-
-export function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
 }

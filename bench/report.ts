@@ -26,6 +26,11 @@ function rebuildRows(sqlite: RebuildFigures, postgres: RebuildFigures | undefine
   ];
 }
 
+function memoryRow(figure: string, db: 'sqlite' | 'postgres', start: number, end: number): Row {
+  const cell = `${start} / ${end} MB`;
+  return [figure, db === 'sqlite' ? cell : '-', db === 'postgres' ? cell : '-'];
+}
+
 function rows(results: BenchResults): Row[] {
   const { sqlite, postgres } = results.command;
   const raw = (db: 'sqlite' | 'postgres') => {
@@ -38,12 +43,14 @@ function rows(results: BenchResults): Row[] {
     ['command, 1 caller (p50 / p99, commands/s)', command(sqlite?.c1), command(postgres?.c1)],
     ['command, 16 callers', command(sqlite?.c16), command(postgres?.c16)],
     ['command, 64 callers', command(sqlite?.c64), command(postgres?.c64)],
-    ['raw driver, 1 row per transaction, 64 callers', raw('sqlite'), raw('postgres')],
     [
-      `peak RSS, first / last ${memory.windowS} s of ${memory.durationS} s at ${memory.concurrency} callers`,
-      memory.db === 'sqlite' ? `${memory.rssStartMb} / ${memory.rssEndMb} MB` : '-',
-      memory.db === 'postgres' ? `${memory.rssStartMb} / ${memory.rssEndMb} MB` : '-',
+      `command at a steady ${sqlite?.moderate.ratePerSec ?? postgres?.moderate.ratePerSec}/s (p50 / p99)`,
+      sqlite ? pair(sqlite.moderate.p50Ms, sqlite.moderate.p99Ms) : '-',
+      postgres ? pair(postgres.moderate.p50Ms, postgres.moderate.p99Ms) : '-',
     ],
+    ['raw driver, 1 row per transaction, 64 callers', raw('sqlite'), raw('postgres')],
+    memoryRow(`peak RSS, first / last ${memory.windowS} s of ${memory.durationS} s at ${memory.concurrency} callers`, memory.db, memory.rssStartMb, memory.rssEndMb),
+    memoryRow('heap live after a full GC, end of first window / end of run', memory.db, memory.heapLiveStartMb, memory.heapLiveEndMb),
     ...Object.entries(results.projection ?? {}).map(([name, value]): Row => [`projection ${name}`, String(value), '']),
   ];
 }
@@ -57,7 +64,7 @@ export function markdownReport(results: BenchResults): string {
     ...rows(results).map((row) => `| ${row.join(' | ')} |`),
     '',
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.os}; ` +
-      `load average at start ${machine.loadAverageAtStart}. Mode: ${results.mode}, ${results.startedAt}.`,
+      `1-minute load average ${machine.loadAverage.start} at the start, ${machine.loadAverage.end} at the end. Mode: ${results.mode}, ${results.startedAt}.`,
     '',
     ...results.targets.map((target) => `- [${target.met ? 'x' : ' '}] ${target.name}: ${target.detail}`),
     ...results.skipped.map((reason) => `- skipped: ${reason}`),

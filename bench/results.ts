@@ -1,4 +1,4 @@
-import type { CommandFigures } from './command.bench.js';
+import type { CommandFigures, RateFigures } from './command.bench.js';
 import type { DatabaseKind } from './databases.js';
 import type { MachineInfo } from './machine.js';
 import type { MemoryFigures } from './memory.bench.js';
@@ -8,6 +8,8 @@ export interface DatabaseCommandFigures {
   c1: CommandFigures;
   c16: CommandFigures;
   c64: CommandFigures;
+  /** Latency at a moderate load: a steady rate well below what the store can take. */
+  moderate: RateFigures;
 }
 
 export interface RawCommitFigures {

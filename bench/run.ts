@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { EVENT_SOURCING_DATA_SOURCE } from '#event-sourcing';
 import { bootBenchApp } from './bench-app.js';
-import { measureCommands } from './command.bench.js';
+import { measureAtRate, measureCommands } from './command.bench.js';
 import { postgresDatabase, postgresUrl, sqliteDatabase, type BenchDatabase } from './databases.js';
-import { machineInfo } from './machine.js';
+import { loadAverage, machineInfo } from './machine.js';
 import { measureMemory } from './memory.bench.js';
 import { FULL_PLAN, QUICK_PLAN, type BenchPlan } from './plan.js';
 import type { RawDriver } from './raw-driver.js';
 import { RawPostgres } from './raw-postgres.js';
 import { RawSqlite } from './raw-sqlite.js';
-import { measureRebuild, type RebuildFigures } from './rebuild.bench.js';
+import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
 import { markdownReport } from './report.js';
 import type { BenchResults, DatabaseCommandFigures, RawCommitFigures } from './results.js';
 import { round } from './stats.js';
@@ -46,18 +46,20 @@ function storeConnections(dataSource: DataSource): number {
 async function benchDatabase(db: BenchDatabase, plan: BenchPlan): Promise<DatabaseFigures> {
   const raw = await openRaw(db);
   try {
-    log(`${db.kind}: seeding two aggregates of 100,000 events, then rebuilding`);
+    log(`${db.kind}: seeding two aggregates of ${REBUILD_EVENTS.toLocaleString('en-US')} events, then rebuilding`);
     const rebuild = await measureRebuild(db, raw, plan.rebuildSamples);
     // The module as an application runs it: default options (aggregate cache on).
     const app = await bootBenchApp(db.store);
     try {
-      log(`${db.kind}: commands (warm-up, then 1, 16 and 64 callers), then the raw driver at ${RAW_CALLERS} callers`);
+      log(`${db.kind}: commands (warm-up, 1 caller, ${plan.moderateRatePerSec}/s, 16 and 64 callers), then the raw driver at ${RAW_CALLERS} callers`);
       await measureCommands(app, 64, plan.warmupMs, plan.accounts);
-      const command: DatabaseCommandFigures = {
-        c1: await measureCommands(app, 1, plan.commandMs, plan.accounts),
-        c16: await measureCommands(app, 16, plan.commandMs, plan.accounts),
-        c64: await measureCommands(app, 64, plan.commandMs, plan.accounts),
-      };
+      // The light loads first: the database's background work after the heaviest run (checkpoints,
+      // vacuum) would land in whatever is measured next. The raw driver runs right after 64 callers.
+      const c1 = await measureCommands(app, 1, plan.commandMs, plan.accounts);
+      const moderate = await measureAtRate(app, plan.moderateRatePerSec, plan.commandMs, plan.accounts);
+      const c16 = await measureCommands(app, 16, plan.commandMs, plan.accounts);
+      const c64 = await measureCommands(app, 64, plan.commandMs, plan.accounts);
+      const command: DatabaseCommandFigures = { c1, c16, c64, moderate };
       const connections = storeConnections(app.get<DataSource>(EVENT_SOURCING_DATA_SOURCE));
       const commitsPerSec = round(await raw.commitsPerSecond(RAW_CALLERS, plan.rawCommitMs, connections));
       return { rebuild, command, raw: { callers: RAW_CALLERS, connections, commitsPerSec } };
@@ -85,7 +87,12 @@ async function main(): Promise<void> {
 
     log(`sqlite: sustained run of ${plan.memoryMs / 1000} s for memory`);
     const memoryApp = await bootBenchApp(sqlite.store);
-    const memory = await measureMemory(memoryApp, plan.memoryMs, 64, plan.memoryAccounts).finally(() => memoryApp.close());
+    const memory = await measureMemory(memoryApp, {
+      durationMs: plan.memoryMs,
+      windowMs: plan.memoryWindowMs,
+      concurrency: 64,
+      accounts: plan.memoryAccounts,
+    }).finally(() => memoryApp.close());
 
     // Projection figures (projection.lagP99Ms, the cost of each sync mode) are measured here by the
     // processing benchmarks once they exist, and stored as `projection` below.
@@ -95,7 +102,7 @@ async function main(): Promise<void> {
     const partial: Omit<BenchResults, 'targets'> = {
       mode: plan.mode,
       startedAt,
-      machine,
+      machine: { ...machine, loadAverage: { ...machine.loadAverage, end: loadAverage() } },
       rebuild: { db: 'sqlite', ...sqliteFigures.rebuild, ...(postgresFigures ? { postgres: postgresFigures.rebuild } : {}) },
       command: Object.fromEntries([...figures].map(([db, f]) => [db, f.command])),
       raw: Object.fromEntries([...figures].map(([db, f]) => [db, f.raw])),

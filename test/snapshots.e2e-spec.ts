@@ -37,13 +37,18 @@ async function boot(aggregate: Type, options: Partial<EventSourcingModuleOptions
     imports: [EventSourcingModule.forRoot({ store: store.options, aggregateCacheSize: 0, ...options })],
     providers: [aggregate],
   }).compile();
-  app = moduleRef.createNestApplication({ logger: logs });
-  await app.init();
-  const snapshots = app.get<SnapshotStore>(SNAPSHOT_STORE);
-  const reader = app.get(AggregateReader);
-  const dataSource = app.get<DataSource>(EVENT_SOURCING_DATA_SOURCE);
+  const instance = moduleRef.createNestApplication({ logger: logs });
+  await instance.init().catch(async (error: unknown) => {
+    // A boot that fails has still opened the store.
+    await instance.close();
+    throw error;
+  });
+  app = instance;
+  const snapshots = instance.get<SnapshotStore>(SNAPSHOT_STORE);
+  const reader = instance.get(AggregateReader);
+  const dataSource = instance.get<DataSource>(EVENT_SOURCING_DATA_SOURCE);
   return {
-    gateway: app.get(CommandGateway),
+    gateway: instance.get(CommandGateway),
     logs,
     snapshots,
     state: async (id: string) => (await reader.state('tally', id)).state,
@@ -93,6 +98,13 @@ describe(`snapshots (${process.env.ES_TEST_DB})`, () => {
     const optedOut = await boot(tallyAggregate({ snapshot: 'none' }), { snapshots: { every: 2 } });
     await optedOut.gateway.send(new Count('opted-out', 3));
     expect(await optedOut.snapshotSequences('opted-out')).toEqual([]);
+  });
+
+  it('fails the boot on a snapshot option that is not a positive whole number', async () => {
+    await expect(boot(tallyAggregate({ snapshot: { every: 0 } }))).rejects.toThrow('snapshot.every must be a positive integer, got 0');
+    await expect(boot(tallyAggregate(), { snapshots: { every: 10, retain: 1.5 } })).rejects.toThrow(
+      'snapshot.retain must be a positive integer, got 1.5',
+    );
   });
 
   it('keeps the newest `retain` snapshots', async () => {
