@@ -38,12 +38,22 @@ export class AggregateLoader {
 
   /** The current state; catches up from the cache with one read, so other instances' appends are seen. */
   async load(aggregate: AggregateDefinition, stream: StreamId): Promise<LoadedAggregate> {
+    return (await this.catchUp(aggregate, stream)).loaded;
+  }
+
+  /** Like `load`, also telling which events it found beyond the cached (or snapshot) state. */
+  async catchUp(aggregate: AggregateDefinition, stream: StreamId): Promise<{ loaded: LoadedAggregate; missed: StoredEvent[] }> {
     const key = streamKey(stream);
     const base = this.cache.get(key) ?? (await this.fromSnapshot(aggregate, stream));
-    const events = await this.store.readStream(stream, { afterSequence: base.sequence });
-    const loaded = events.length === 0 ? base : { state: replay(aggregate, base.state, events), sequence: lastSequence(events) };
+    const missed = await this.store.readStream(stream, { afterSequence: base.sequence });
+    const loaded = missed.length === 0 ? base : { state: replay(aggregate, base.state, missed), sequence: lastSequence(missed) };
     this.cache.set(key, loaded);
-    return loaded;
+    return { loaded, missed };
+  }
+
+  /** The cached state as it is, without asking the store: it may be behind other instances' appends. */
+  cached(stream: StreamId): LoadedAggregate | undefined {
+    return this.cache.get(streamKey(stream));
   }
 
   /** The state at exactly `sequence` (for merges), built fresh: never the cached object. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
-import { SequenceMismatchError } from '../errors/index.js';
+import { EventSourcingError, SequenceMismatchError } from '../errors/index.js';
 import { MergeResolver } from '../merge/merge-resolver.js';
 import type { MergeStrategy } from '../merge/merge-strategy.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
@@ -55,8 +55,13 @@ export class CommandExecutor {
     }
     const aggregate = handler.aggregate;
     const now = new Date();
-    let loaded = await this.loader.load(aggregate, stream);
     let expected = envelope.expectedSequence;
+    // The cached state is trusted without a read when the caller's expectation agrees with it: the
+    // append's sequence guard catches a cache that another instance made stale, and then the command
+    // is decided again (below). That read per command is the store's busiest query, spared.
+    const cached = this.loader.cached(stream);
+    let verified = !(cached && (expected === undefined || expected === cached.sequence));
+    let loaded = verified ? await this.loader.load(aggregate, stream) : cached!;
     for (let attempt = 0; ; attempt++) {
       const context: CommandContext = {
         aggregateType: stream.aggregateType,
@@ -66,7 +71,18 @@ export class CommandExecutor {
         correlationId: envelope.correlationId,
         now,
       };
-      const decided = await this.decide(envelope, loaded, expected, context);
+      let decided: NormalizedHandlerResult;
+      try {
+        decided = await this.decide(envelope, loaded, expected, context);
+      } catch (error) {
+        // A refusal decided on unchecked state must hold on the current one.
+        if (verified || !(error instanceof EventSourcingError)) throw error;
+        verified = true;
+        const fresh = await this.loader.load(aggregate, stream);
+        if (fresh.sequence === loaded.sequence) throw error;
+        loaded = fresh;
+        continue;
+      }
       const metadata = eventMetadata(envelope);
       const events = decided.events.map((event) => toNewEvent(event, metadata, now));
       try {
@@ -98,11 +114,19 @@ export class CommandExecutor {
             error.actualSequence,
           );
         }
+        // The state is not advanced before an append succeeds, so the cache is still what we decided on.
+        const decidedOn = loaded.sequence;
+        const { loaded: fresh, missed } = await this.loader.catchUp(aggregate, stream);
+        loaded = fresh;
+        if (!verified) {
+          verified = true;
+          // Everything we missed was stored before this command began: the cache was merely stale, and
+          // the command is decided on the current state, as a read at its start would have done.
+          if (missed.every((event) => event.occurredAt.getTime() < now.getTime())) continue;
+        }
         // Another process appended between our load and our append: the sequence we decided on
         // becomes the expected one and the merge strategy decides on the fresh state.
-        expected ??= loaded.sequence;
-        this.loader.forget(stream);
-        loaded = await this.loader.load(aggregate, stream);
+        expected ??= decidedOn;
       }
     }
   }
