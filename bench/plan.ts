@@ -14,6 +14,10 @@ export interface BenchPlan {
   memoryWindowMs: number;
   /** More accounts than the aggregate cache holds (10,000): the sustained run also evicts and reloads. */
   memoryAccounts: number;
+  /** ASYNC deposits at 16 callers whose projection lag is measured. */
+  projectionMs: number;
+  /** Sends per sync mode (one caller) for the cost of SIMPLE and CASCADE. */
+  syncSamples: number;
 }
 
 export const QUICK_PLAN: BenchPlan = {
@@ -27,6 +31,8 @@ export const QUICK_PLAN: BenchPlan = {
   memoryMs: 15_000,
   memoryWindowMs: 3000,
   memoryAccounts: 50_000,
+  projectionMs: 2000,
+  syncSamples: 100,
 };
 
 export const FULL_PLAN: BenchPlan = {
@@ -40,4 +46,6 @@ export const FULL_PLAN: BenchPlan = {
   memoryMs: 180_000,
   memoryWindowMs: 60_000,
   memoryAccounts: 50_000,
+  projectionMs: 10_000,
+  syncSamples: 500,
 };

@@ -5,6 +5,7 @@ import type { BenchResults } from './results.js';
 type Row = [figure: string, sqlite: string, postgres: string];
 
 const ms = (value: number) => `${value} ms`;
+const signed = (value: number) => `${value >= 0 ? '+' : ''}${value}`;
 const pair = (p50: number, p99: number) => `${p50} / ${p99} ms`;
 const command = (figures: CommandFigures | undefined) => (figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${figures.perSec}/s` : '-');
 
@@ -24,6 +25,11 @@ function rebuildRows(sqlite: RebuildFigures, postgres: RebuildFigures | undefine
       cell(postgres, (f) => `${(f.full.p50Ms / f.raw.p50Ms).toFixed(2)}x`),
     ],
   ];
+}
+
+function projectionRow(figure: string, results: BenchResults, cell: (p: BenchResults['projection']) => string): Row {
+  const { projection } = results;
+  return [figure, projection.db === 'sqlite' ? cell(projection) : '-', projection.db === 'postgres' ? cell(projection) : '-'];
 }
 
 function memoryRow(figure: string, db: 'sqlite' | 'postgres', start: number, end: number): Row {
@@ -51,7 +57,9 @@ function rows(results: BenchResults): Row[] {
     ['raw driver, 1 row per transaction, 64 callers', raw('sqlite'), raw('postgres')],
     memoryRow(`peak RSS, first / last ${memory.windowS} s of ${memory.durationS} s at ${memory.concurrency} callers`, memory.db, memory.rssStartMb, memory.rssEndMb),
     memoryRow('heap live after a full GC, end of first window / end of run', memory.db, memory.heapLiveStartMb, memory.heapLiveEndMb),
-    ...Object.entries(results.projection ?? {}).map(([name, value]): Row => [`projection ${name}`, String(value), '']),
+    projectionRow('projection lag of ASYNC commands, 16 callers (p50 / p99)', results, (p) => pair(p.lagP50Ms, p.lagP99Ms)),
+    projectionRow('one caller, p50: ASYNC / SIMPLE / CASCADE', results, (p) => `${p.asyncP50Ms} / ${p.simpleP50Ms} / ${p.cascadeP50Ms} ms`),
+    projectionRow('cost over ASYNC, p50: SIMPLE / CASCADE (one saga hop)', results, (p) => `${signed(p.simpleCostMs)} / ${signed(p.cascadeCostMs)} ms`),
   ];
 }
 

@@ -2,6 +2,7 @@ import type { CommandFigures, RateFigures } from './command.bench.js';
 import type { DatabaseKind } from './databases.js';
 import type { MachineInfo } from './machine.js';
 import type { MemoryFigures } from './memory.bench.js';
+import type { ProjectionFigures } from './projection.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
 
 export interface DatabaseCommandFigures {
@@ -35,8 +36,8 @@ export interface BenchResults {
   command: Partial<Record<DatabaseKind, DatabaseCommandFigures>>;
   raw: Partial<Record<DatabaseKind, RawCommitFigures>>;
   memory: MemoryFigures & { db: DatabaseKind };
-  /** Projection lag and sync-mode costs (`projection.lagP99Ms`, ...), measured by the processing benchmarks. */
-  projection?: Record<string, number>;
+  /** Projection lag of ASYNC commands and the cost of SIMPLE and CASCADE over ASYNC (`projection.lagP99Ms`, ...). */
+  projection: ProjectionFigures & { db: DatabaseKind };
   skipped: string[];
   targets: Target[];
 }

@@ -12,6 +12,7 @@ import { FULL_PLAN, QUICK_PLAN, type BenchPlan } from './plan.js';
 import type { RawDriver } from './raw-driver.js';
 import { RawPostgres } from './raw-postgres.js';
 import { RawSqlite } from './raw-sqlite.js';
+import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
 import { markdownReport } from './report.js';
 import type { BenchResults, DatabaseCommandFigures, RawCommitFigures } from './results.js';
@@ -94,8 +95,10 @@ async function main(): Promise<void> {
       accounts: plan.memoryAccounts,
     }).finally(() => memoryApp.close());
 
-    // Projection figures (projection.lagP99Ms, the cost of each sync mode) are measured here by the
-    // processing benchmarks once they exist, and stored as `projection` below.
+    // A store of its own: a projector starting on the command figures' store would first read all of it.
+    log(`sqlite: projection lag (ASYNC, 16 callers, ${plan.projectionMs / 1000} s), then ${plan.syncSamples} sends per sync mode`);
+    const projectionDb = sqliteDatabase();
+    const projection = await measureProjection(projectionDb.store, plan.projectionMs, plan.syncSamples).finally(() => projectionDb.cleanup());
 
     const sqliteFigures = figures.get('sqlite')!;
     const postgresFigures = figures.get('postgres');
@@ -107,6 +110,7 @@ async function main(): Promise<void> {
       command: Object.fromEntries([...figures].map(([db, f]) => [db, f.command])),
       raw: Object.fromEntries([...figures].map(([db, f]) => [db, f.raw])),
       memory: { db: 'sqlite', ...memory },
+      projection: { db: 'sqlite', ...projection },
       skipped,
     };
     const results: BenchResults = { ...partial, targets: checkTargets(partial) };

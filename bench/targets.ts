@@ -34,5 +34,7 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): Target[] {
     met: memory.heapLiveEndMb <= memory.heapLiveStartMb * 1.1,
     detail: `live heap ${memory.heapLiveStartMb} -> ${memory.heapLiveEndMb} MB, peak RSS ${memory.rssStartMb} -> ${memory.rssEndMb} MB`,
   });
+  const { projection } = results;
+  targets.push({ name: `async projection lag p99 < 20 ms (${projection.db}, one process)`, met: projection.lagP99Ms < 20, detail: `${projection.lagP99Ms} ms` });
   return targets;
 }

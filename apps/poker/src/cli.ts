@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
+import { rebuildProjection } from './cli/rebuild-projection.js';
 import { rebuildSnapshots } from './cli/rebuild-snapshots.js';
 
 const program = new Command('poker-cli').description('Maintenance commands of the poker app; the database is DATABASE_URL, as for npm start.');
@@ -12,6 +13,16 @@ program
   .argument('<aggregateType>', 'the aggregate type, e.g. player')
   .action(async (aggregateType: string) => {
     process.exitCode = await rebuildSnapshots(aggregateType);
+  });
+
+program
+  .command('projections')
+  .description('read models')
+  .command('rebuild')
+  .description("clear a projector's read model and replay it from the first event")
+  .argument('<projector>', 'the projector name, e.g. balances')
+  .action(async (projector: string) => {
+    process.exitCode = await rebuildProjection(projector);
   });
 
 program

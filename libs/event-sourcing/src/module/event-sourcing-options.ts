@@ -26,6 +26,8 @@ export interface EventSourcingModuleOptions {
 export interface ProcessingOptions {
   /** Run the subscriptions in this process. Default true (a CLI may turn them off). */
   enabled?: boolean;
+  /** Run only these subscribers here (by name); default all. A maintenance command runs just the one it rebuilds. */
+  subscribers?: string[];
   /** Lanes per subscriber kind, and tasks in flight per named aggregate. Default 64. */
   parallelism?: number;
   /** Polling backstop for appends made by other instances. Default 250 ms. */

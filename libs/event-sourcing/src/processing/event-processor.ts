@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AggregateLoader } from '../command/aggregate-loader.js';
 import type { SubscriberKind } from '../decorators/subscriber-types.js';
+import { InvalidArgumentError } from '../errors/index.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
@@ -51,13 +52,18 @@ export class EventProcessor {
 
   async start(): Promise<void> {
     const processing = this.options.processing ?? {};
+    const unknown = (processing.subscribers ?? []).filter((name) => !this.registry.subscribers.has(name));
+    if (unknown.length > 0) {
+      throw new InvalidArgumentError(`processing.subscribers names unknown subscribers: ${unknown.join(', ')}; known: ${[...this.registry.subscribers.keys()].join(', ')}`);
+    }
     const parallelism = processing.parallelism ?? DEFAULT_PARALLELISM;
     const settings = { ...DEFAULT_SUBSCRIPTION_SETTINGS, ...(processing.pollIntervalMs ? { pollIntervalMs: processing.pollIntervalMs } : {}) };
     const supplier = new DefaultAggregateSchedulerSupplier('events', parallelism);
     const children = KINDS.map((kind) => (borrowed: ConstructorParameters<typeof SubscriberKindDispatcher>[1]) => {
       const dispatcher = new SubscriberKindDispatcher(kind, borrowed, parallelism);
       const processHandlers = new Map<string, ProcessManagerHandler>();
-      for (const subscriber of [...this.registry.subscribers.values()].filter((s) => s.kind === kind)) {
+      const chosen = processing.subscribers;
+      for (const subscriber of [...this.registry.subscribers.values()].filter((s) => s.kind === kind && (!chosen || chosen.includes(s.name)))) {
         const handler = this.handlerFor(subscriber, dispatcher);
         if (handler instanceof ProcessManagerHandler) processHandlers.set(subscriber.name, handler);
         this.handlers.set(subscriber.name, handler);
