@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import request from 'supertest';
+import { CommandGateway, SNAPSHOT_STORE, type SnapshotStore, type StoreOptions } from '#event-sourcing';
+import { DepositFunds, RegisterPlayer } from '../apps/poker/src/player/index.js';
+import { createPokerApp } from './support/poker-app.js';
+import { createTestStore, TEST_DATABASE_URL, type TestStore } from './support/test-store.js';
+
+const run = promisify(execFile);
+
+/** DATABASE_URL for the built CLI, as `npm run cli` reads it. */
+function databaseUrl(options: StoreOptions): string {
+  if ('type' in options && options.type === 'sqlite') return `sqlite:${options.database}`;
+  if ('type' in options && options.type === 'postgres') return `${TEST_DATABASE_URL}?schema=${options.schema}`;
+  throw new Error('the CLI opens its own database');
+}
+
+async function cli(store: TestStore, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['dist/apps/poker/src/cli.js', ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl(store.options) },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('the maintenance CLI (npm run cli), run as a process on the database under test', () => {
+  let store: TestStore;
+
+  beforeAll(async () => {
+    store = await createTestStore();
+    const app = await createPokerApp(store.options);
+    const gateway = app.get(CommandGateway);
+    for (let i = 0; i < 5; i++) {
+      const playerId = `cli-${i}`;
+      await gateway.send(Object.assign(new RegisterPlayer(), { playerId, displayName: `P${i}`, email: `p${i}@example.com` }));
+      for (let d = 0; d <= i; d++) await gateway.send(Object.assign(new DepositFunds(), { playerId, amount: 10 }));
+    }
+    await app.close();
+  });
+
+  afterAll(async () => {
+    await store.cleanup();
+  });
+
+  it('snapshots rebuild <type> writes a snapshot of every aggregate at its sequence and prints a summary', async () => {
+    const result = await cli(store, 'snapshots', 'rebuild', 'player');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/aggregates\s+5/);
+    expect(result.stdout).toMatch(/events replayed\s+20/);
+    expect(result.stdout).toMatch(/snapshots written\s+5/);
+    const app = await createPokerApp(store.options);
+    try {
+      const snapshots = app.get<SnapshotStore>(SNAPSHOT_STORE);
+      const latest = await snapshots.loadLatest({ aggregateType: 'player', aggregateId: 'cli-4' }, 1);
+      expect(latest).toMatchObject({ sequence: 6, state: expect.objectContaining({ bankroll: 50 }) });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses an unknown aggregate type with exit code 1 and the known types', async () => {
+    const result = await cli(store, 'snapshots', 'rebuild', 'plyer');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/unknown aggregate type 'plyer'; known: .*player/);
+  });
+
+  it('projections rebuild <name> replays a projector from position 0', async () => {
+    const result = await cli(store, 'projections', 'rebuild', 'balances');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/projection balances rebuilt up to position \d+/);
+    const app = await createPokerApp(store.options);
+    try {
+      const balance = await request(app.getHttpServer()).get('/players/cli-4/balance');
+      expect(balance.body).toEqual({ playerId: 'cli-4', bankroll: 50, reserved: 0, available: 50 });
+    } finally {
+      await app.close();
+    }
+    const unknown = await cli(store, 'projections', 'rebuild', 'nope');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/unknown subscribers: nope/);
+  });
+});
