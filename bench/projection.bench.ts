@@ -12,6 +12,7 @@ import {
   EventNotifier,
   EventSourcingModule,
   OnEvent,
+  portableQuery,
   Projector,
   Saga,
   SyncMode,
@@ -87,11 +88,9 @@ export class BenchViewProjector implements OnModuleInit {
 
   @OnEvent(Deposited, Pinged, Ponged)
   async onEvent(_event: unknown, envelope: StoredEvent, manager: EntityManager): Promise<void> {
-    const postgres = manager.connection.options.type === 'postgres';
-    await manager.query(
-      `INSERT INTO bench_view (id, events) VALUES (${postgres ? '$1' : '?'}, 1) ON CONFLICT (id) DO UPDATE SET events = bench_view.events + 1`,
-      [`${envelope.aggregateType}/${envelope.aggregateId}`],
-    );
+    await portableQuery(manager, 'INSERT INTO bench_view (id, events) VALUES ($1, 1) ON CONFLICT (id) DO UPDATE SET events = bench_view.events + 1', [
+      `${envelope.aggregateType}/${envelope.aggregateId}`,
+    ]);
     if (envelope.type === 'Deposited') this.projectedAt.set(envelope.metadata.eventId, performance.now());
   }
 }

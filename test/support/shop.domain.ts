@@ -13,6 +13,7 @@ import {
   Projector,
   Saga,
   fact,
+  portableQuery,
   type CommandRejection,
   type ProcessContext,
   type ProcessReaction,
@@ -166,20 +167,19 @@ export class ShopProjector implements OnModuleInit {
     if (this.delayMs) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     if (this.poisonOrders.has(envelope.aggregateId)) throw new Error(`cannot project order ${envelope.aggregateId}`);
     const status = { OrderPlaced: 'placed', OrderPaid: 'paid', OrderCancelled: 'cancelled' }[envelope.type];
-    await manager.query(
+    await portableQuery(
+      manager,
       `INSERT INTO shop_orders (order_id, status, projections) VALUES ($1, $2, 1)
-       ON CONFLICT (order_id) DO UPDATE SET status = excluded.status, projections = shop_orders.projections + 1`.replace(/\$\d/g, sqlParam(manager)),
+       ON CONFLICT (order_id) DO UPDATE SET status = excluded.status, projections = shop_orders.projections + 1`,
       [envelope.aggregateId, status],
     );
   }
 
   @OnEvent(StockReserved)
   async onReserved(event: StockReserved, envelope: StoredEvent, manager: EntityManager) {
-    await manager.query(
-      `INSERT INTO shop_stock (sku, reserved) VALUES ($1, $2) ON CONFLICT (sku) DO UPDATE SET reserved = shop_stock.reserved + excluded.reserved`.replace(
-        /\$\d/g,
-        sqlParam(manager),
-      ),
+    await portableQuery(
+      manager,
+      `INSERT INTO shop_stock (sku, reserved) VALUES ($1, $2) ON CONFLICT (sku) DO UPDATE SET reserved = shop_stock.reserved + excluded.reserved`,
       [envelope.aggregateId, event.quantity],
     );
   }
@@ -188,11 +188,6 @@ export class ShopProjector implements OnModuleInit {
     await manager.query('DELETE FROM shop_orders');
     await manager.query('DELETE FROM shop_stock');
   }
-}
-
-/** `$n` on PostgreSQL, `?` on SQLite. */
-function sqlParam(manager: EntityManager): (placeholder: string) => string {
-  return manager.connection.options.type === 'postgres' ? (placeholder) => placeholder : () => '?';
 }
 
 export class OrderTracked {
@@ -256,14 +251,12 @@ export class ShopReadModel {
   constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async order(orderId: string): Promise<{ status: string; projections: number } | undefined> {
-    const postgres = this.dataSource.options.type === 'postgres';
-    const [row] = await this.dataSource.query(`SELECT status, projections FROM shop_orders WHERE order_id = ${postgres ? '$1' : '?'}`, [orderId]);
+    const [row] = await portableQuery<{ status: string; projections: number }>(this.dataSource, 'SELECT status, projections FROM shop_orders WHERE order_id = $1', [orderId]);
     return row ? { status: row.status, projections: Number(row.projections) } : undefined;
   }
 
   async reserved(sku: string): Promise<number> {
-    const postgres = this.dataSource.options.type === 'postgres';
-    const [row] = await this.dataSource.query(`SELECT reserved FROM shop_stock WHERE sku = ${postgres ? '$1' : '?'}`, [sku]);
+    const [row] = await portableQuery<{ reserved: number }>(this.dataSource, 'SELECT reserved FROM shop_stock WHERE sku = $1', [sku]);
     return row ? Number(row.reserved) : 0;
   }
 }

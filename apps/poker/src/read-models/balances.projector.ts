@@ -1,8 +1,8 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, type StoredEvent } from '#event-sourcing';
+import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '#event-sourcing';
 import type { DataSource, EntityManager } from 'typeorm';
 import { FundsDeposited, FundsReleased, FundsReserved, FundsWithdrawn, PlayerRegistered, SessionSettled } from '../player/index.js';
-import { createTables, query } from './sql.js';
+import { createTables } from './sql.js';
 
 /** Balances: each player's bankroll, what is reserved at tables, and what is available. */
 @Projector('balances')
@@ -18,7 +18,7 @@ export class BalancesProjector implements OnModuleInit {
 
   @OnEvent(PlayerRegistered)
   async onRegistered(_event: PlayerRegistered, envelope: StoredEvent, manager: EntityManager): Promise<void> {
-    await query(manager, 'INSERT INTO poker_balances (player_id, bankroll, reserved, available) VALUES ($1, 0, 0, 0) ON CONFLICT (player_id) DO NOTHING', [
+    await portableQuery(manager, 'INSERT INTO poker_balances (player_id, bankroll, reserved, available) VALUES ($1, 0, 0, 0) ON CONFLICT (player_id) DO NOTHING', [
       envelope.aggregateId,
     ]);
   }
@@ -44,13 +44,13 @@ export class BalancesProjector implements OnModuleInit {
   }
 
   async reset(manager: EntityManager): Promise<void> {
-    await query(manager, 'DELETE FROM poker_balances');
+    await portableQuery(manager, 'DELETE FROM poker_balances');
   }
 }
 
 /** A new bankroll (null: unchanged) and a change of the reserved chips; available follows. */
 async function change(manager: EntityManager, playerId: string, bankroll: number | null, reservedChange: number): Promise<void> {
-  await query(
+  await portableQuery(
     manager,
     `UPDATE poker_balances SET bankroll = COALESCE($1, bankroll), reserved = reserved + $2, available = COALESCE($1, bankroll) - (reserved + $2)
      WHERE player_id = $3`,

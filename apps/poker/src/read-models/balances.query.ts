@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, NotFoundError } from '#event-sourcing';
+import { EVENT_SOURCING_DATA_SOURCE, NotFoundError, portableQuery } from '#event-sourcing';
 import type { DataSource } from 'typeorm';
-import { query } from './sql.js';
 
 export interface Balance {
   playerId: string;
@@ -16,7 +15,7 @@ export class BalancesQuery {
   constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async balance(playerId: string): Promise<Balance> {
-    const [row] = await query<Balance>(
+    const [row] = await portableQuery<Balance>(
       this.dataSource,
       'SELECT player_id AS "playerId", bankroll, reserved, available FROM poker_balances WHERE player_id = $1',
       [playerId],

@@ -1,9 +1,9 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, type StoredEvent } from '#event-sourcing';
+import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '#event-sourcing';
 import type { DataSource, EntityManager } from 'typeorm';
 import { HandComplete, PotAwarded } from '../hand/index.js';
 import { PlayerRegistered, PlayerRenamed } from '../player/index.js';
-import { createTables, query } from './sql.js';
+import { createTables } from './sql.js';
 
 /** Leaderboard: per player, net winnings over all hands, hands played and hands won (a share of a pot counts). */
 @Projector('leaderboard')
@@ -20,7 +20,7 @@ export class LeaderboardProjector implements OnModuleInit {
 
   @OnEvent(PlayerRegistered)
   async onRegistered(event: PlayerRegistered, envelope: StoredEvent, manager: EntityManager): Promise<void> {
-    await query(
+    await portableQuery(
       manager,
       `INSERT INTO poker_leaderboard (player_id, display_name, net_winnings, hands_played, hands_won) VALUES ($1, $2, 0, 0, 0)
        ON CONFLICT (player_id) DO NOTHING`,
@@ -30,13 +30,13 @@ export class LeaderboardProjector implements OnModuleInit {
 
   @OnEvent(PlayerRenamed)
   async onRenamed(event: PlayerRenamed, envelope: StoredEvent, manager: EntityManager): Promise<void> {
-    await query(manager, 'UPDATE poker_leaderboard SET display_name = $1 WHERE player_id = $2', [event.displayName, envelope.aggregateId]);
+    await portableQuery(manager, 'UPDATE poker_leaderboard SET display_name = $1 WHERE player_id = $2', [event.displayName, envelope.aggregateId]);
   }
 
   @OnEvent(HandComplete)
   async onHandComplete(event: HandComplete, _envelope: StoredEvent, manager: EntityManager): Promise<void> {
     for (const [playerId, change] of Object.entries(event.stackChanges)) {
-      await query(manager, 'UPDATE poker_leaderboard SET net_winnings = net_winnings + $1, hands_played = hands_played + 1 WHERE player_id = $2', [
+      await portableQuery(manager, 'UPDATE poker_leaderboard SET net_winnings = net_winnings + $1, hands_played = hands_played + 1 WHERE player_id = $2', [
         change,
         playerId,
       ]);
@@ -46,11 +46,11 @@ export class LeaderboardProjector implements OnModuleInit {
   @OnEvent(PotAwarded)
   async onPotAwarded(event: PotAwarded, _envelope: StoredEvent, manager: EntityManager): Promise<void> {
     for (const { playerId } of event.awards) {
-      await query(manager, 'UPDATE poker_leaderboard SET hands_won = hands_won + 1 WHERE player_id = $1', [playerId]);
+      await portableQuery(manager, 'UPDATE poker_leaderboard SET hands_won = hands_won + 1 WHERE player_id = $1', [playerId]);
     }
   }
 
   async reset(manager: EntityManager): Promise<void> {
-    await query(manager, 'DELETE FROM poker_leaderboard');
+    await portableQuery(manager, 'DELETE FROM poker_leaderboard');
   }
 }

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE } from '#event-sourcing';
+import { EVENT_SOURCING_DATA_SOURCE, portableQuery } from '#event-sourcing';
 import type { DataSource } from 'typeorm';
-import { query } from './sql.js';
 
 export interface LeaderboardEntry {
   rank: number;
@@ -18,7 +17,7 @@ export class LeaderboardQuery {
   constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async top(limit = 100): Promise<LeaderboardEntry[]> {
-    const rows = await query<Record<string, string | number>>(
+    const rows = await portableQuery<Record<string, string | number>>(
       this.dataSource,
       `SELECT player_id, display_name, net_winnings, hands_played, hands_won FROM poker_leaderboard
        ORDER BY net_winnings DESC, hands_won DESC, hands_played DESC, player_id LIMIT $1`,

@@ -1,22 +1,4 @@
-import { type DataSource, EntityManager } from 'typeorm';
-
-/** The app's connection for reads, or a projector's transaction for writes. */
-export type Queryable = DataSource | EntityManager;
-
-/**
- * Runs SQL written with PostgreSQL's `$1, $2 ...` on either database: SQLite gets `?` and the
- * parameters in the order they appear (so one `$n` may be used twice).
- */
-export function query<T = Record<string, unknown>>(db: Queryable, text: string, params: unknown[] = []): Promise<T[]> {
-  const dataSource = db instanceof EntityManager ? db.connection : db;
-  if (dataSource.options.type === 'postgres') return db.query(text, params);
-  const ordered: unknown[] = [];
-  const sqlite = text.replace(/\$(\d+)/g, (_match, n: string) => {
-    ordered.push(params[Number(n) - 1]);
-    return '?';
-  });
-  return db.query(sqlite, ordered);
-}
+import type { DataSource } from 'typeorm';
 
 /**
  * Creates a read model's tables (statements with IF NOT EXISTS). On PostgreSQL they run in one

@@ -1,5 +1,5 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, type StoredEvent } from '#event-sourcing';
+import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '#event-sourcing';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   ActionTaken,
@@ -28,7 +28,7 @@ import {
   handViewRoundComplete,
   handViewStarted,
 } from './hand-view.js';
-import { createTables, query } from './sql.js';
+import { createTables } from './sql.js';
 
 /**
  * Table view, for the web page: each table with its seats and stacks, the public state of its
@@ -54,7 +54,7 @@ export class TableViewProjector implements OnModuleInit {
 
   @OnEvent(TableCreated)
   async onCreated(event: TableCreated, envelope: StoredEvent, manager: EntityManager): Promise<void> {
-    await query(
+    await portableQuery(
       manager,
       `INSERT INTO poker_tables (table_id, name, variant, small_blind, big_blind, min_buy_in, max_buy_in, max_players, action_timeout_ms,
          status, hand_count, dealer_position) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'waiting', 0, -1) ON CONFLICT (table_id) DO NOTHING`,
@@ -74,7 +74,7 @@ export class TableViewProjector implements OnModuleInit {
 
   @OnEvent(PlayerJoined)
   async onJoined(event: PlayerJoined, envelope: StoredEvent, manager: EntityManager): Promise<void> {
-    await query(manager, 'INSERT INTO poker_seats (table_id, seat, player_id, stack, sitting_out) VALUES ($1, $2, $3, $4, 0)', [
+    await portableQuery(manager, 'INSERT INTO poker_seats (table_id, seat, player_id, stack, sitting_out) VALUES ($1, $2, $3, $4, 0)', [
       envelope.aggregateId,
       event.seat,
       event.playerId,
@@ -84,12 +84,12 @@ export class TableViewProjector implements OnModuleInit {
 
   @OnEvent(PlayerLeft)
   async onLeft(event: PlayerLeft, envelope: StoredEvent, manager: EntityManager): Promise<void> {
-    await query(manager, 'DELETE FROM poker_seats WHERE table_id = $1 AND seat = $2', [envelope.aggregateId, event.seat]);
+    await portableQuery(manager, 'DELETE FROM poker_seats WHERE table_id = $1 AND seat = $2', [envelope.aggregateId, event.seat]);
   }
 
   @OnEvent(PlayerSatOut, PlayerSatIn)
   async onSitting(event: PlayerSatOut | PlayerSatIn, envelope: StoredEvent, manager: EntityManager): Promise<void> {
-    await query(manager, 'UPDATE poker_seats SET sitting_out = $1 WHERE table_id = $2 AND player_id = $3', [
+    await portableQuery(manager, 'UPDATE poker_seats SET sitting_out = $1 WHERE table_id = $2 AND player_id = $3', [
       envelope.type === 'PlayerSatOut' ? 1 : 0,
       envelope.aggregateId,
       event.playerId,
@@ -98,12 +98,12 @@ export class TableViewProjector implements OnModuleInit {
 
   @OnEvent(HandStarted)
   async onHandStarted(event: HandStarted, envelope: StoredEvent, manager: EntityManager): Promise<void> {
-    await query(
+    await portableQuery(
       manager,
       `UPDATE poker_tables SET status = 'in_hand', hand_count = $1, dealer_position = $2, current_hand_id = $3, last_hand_id = $3 WHERE table_id = $4`,
       [event.handNumber, event.dealerPosition, event.handId, envelope.aggregateId],
     );
-    await query(manager, 'INSERT INTO poker_hands (hand_id, table_id, public_state) VALUES ($1, $2, $3) ON CONFLICT (hand_id) DO NOTHING', [
+    await portableQuery(manager, 'INSERT INTO poker_hands (hand_id, table_id, public_state) VALUES ($1, $2, $3) ON CONFLICT (hand_id) DO NOTHING', [
       event.handId,
       envelope.aggregateId,
       JSON.stringify(handViewStarted(event, envelope.metadata.correlationId)),
@@ -113,15 +113,15 @@ export class TableViewProjector implements OnModuleInit {
   @OnEvent(HandEnded)
   async onHandEnded(event: HandEnded, envelope: StoredEvent, manager: EntityManager): Promise<void> {
     for (const [playerId, change] of Object.entries(event.stackChanges)) {
-      await query(manager, 'UPDATE poker_seats SET stack = stack + $1 WHERE table_id = $2 AND player_id = $3', [change, envelope.aggregateId, playerId]);
+      await portableQuery(manager, 'UPDATE poker_seats SET stack = stack + $1 WHERE table_id = $2 AND player_id = $3', [change, envelope.aggregateId, playerId]);
     }
-    await query(manager, `UPDATE poker_tables SET status = 'waiting', current_hand_id = NULL WHERE table_id = $1`, [envelope.aggregateId]);
+    await portableQuery(manager, `UPDATE poker_tables SET status = 'waiting', current_hand_id = NULL WHERE table_id = $1`, [envelope.aggregateId]);
   }
 
   @OnEvent(CardsDealt)
   async onDealt(event: CardsDealt, envelope: StoredEvent, manager: EntityManager): Promise<void> {
     for (const { playerId, holeCards } of event.players) {
-      await query(manager, 'INSERT INTO poker_hole_cards (hand_id, player_id, cards) VALUES ($1, $2, $3) ON CONFLICT (hand_id, player_id) DO NOTHING', [
+      await portableQuery(manager, 'INSERT INTO poker_hole_cards (hand_id, player_id, cards) VALUES ($1, $2, $3) ON CONFLICT (hand_id, player_id) DO NOTHING', [
         envelope.aggregateId,
         playerId,
         JSON.stringify(holeCards),
@@ -147,13 +147,13 @@ export class TableViewProjector implements OnModuleInit {
 
   @OnEvent(DrawCompleted)
   async onDrew(event: DrawCompleted, envelope: StoredEvent, manager: EntityManager): Promise<void> {
-    const [row] = await query<{ cards: string }>(manager, 'SELECT cards FROM poker_hole_cards WHERE hand_id = $1 AND player_id = $2', [
+    const [row] = await portableQuery<{ cards: string }>(manager, 'SELECT cards FROM poker_hole_cards WHERE hand_id = $1 AND player_id = $2', [
       envelope.aggregateId,
       event.playerId,
     ]);
     if (row) {
       const cards = drawnHand(JSON.parse(row.cards), event.cardsDiscarded, event.cardsDrawn);
-      await query(manager, 'UPDATE poker_hole_cards SET cards = $1 WHERE hand_id = $2 AND player_id = $3', [JSON.stringify(cards), envelope.aggregateId, event.playerId]);
+      await portableQuery(manager, 'UPDATE poker_hole_cards SET cards = $1 WHERE hand_id = $2 AND player_id = $3', [JSON.stringify(cards), envelope.aggregateId, event.playerId]);
     }
     await this.updateHand(manager, envelope, (view) => handViewDrew(view, event));
   }
@@ -179,15 +179,15 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   async reset(manager: EntityManager): Promise<void> {
-    for (const table of ['poker_tables', 'poker_seats', 'poker_hands', 'poker_hole_cards']) await query(manager, `DELETE FROM ${table}`);
+    for (const table of ['poker_tables', 'poker_seats', 'poker_hands', 'poker_hole_cards']) await portableQuery(manager, `DELETE FROM ${table}`);
   }
 
   /** A hand event changes the hand's view; hands dealt without a table's HandStarted have none. */
   private async updateHand(manager: EntityManager, envelope: StoredEvent, change: (view: HandView) => void): Promise<void> {
-    const [row] = await query<{ public_state: string }>(manager, 'SELECT public_state FROM poker_hands WHERE hand_id = $1', [envelope.aggregateId]);
+    const [row] = await portableQuery<{ public_state: string }>(manager, 'SELECT public_state FROM poker_hands WHERE hand_id = $1', [envelope.aggregateId]);
     if (!row) return;
     const view = JSON.parse(row.public_state) as HandView;
     change(view);
-    await query(manager, 'UPDATE poker_hands SET public_state = $1 WHERE hand_id = $2', [JSON.stringify(view), envelope.aggregateId]);
+    await portableQuery(manager, 'UPDATE poker_hands SET public_state = $1 WHERE hand_id = $2', [JSON.stringify(view), envelope.aggregateId]);
   }
 }

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, NotFoundError } from '#event-sourcing';
+import { EVENT_SOURCING_DATA_SOURCE, NotFoundError, portableQuery } from '#event-sourcing';
 import type { DataSource } from 'typeorm';
 import type { Card, Variant } from '../cards/index.js';
 import type { HandView } from './hand-view.js';
-import { query } from './sql.js';
 
 export interface SeatView {
   seat: number;
@@ -39,14 +38,14 @@ export class TableViewQuery {
   constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async table(tableId: string, viewer?: string): Promise<TableView> {
-    const [row] = await query<Record<string, string | number | null>>(this.dataSource, 'SELECT * FROM poker_tables WHERE table_id = $1', [tableId]);
+    const [row] = await portableQuery<Record<string, string | number | null>>(this.dataSource, 'SELECT * FROM poker_tables WHERE table_id = $1', [tableId]);
     if (!row) throw new NotFoundError(`table ${tableId} does not exist`);
-    const seats = await query<Record<string, string | number>>(this.dataSource, 'SELECT * FROM poker_seats WHERE table_id = $1 ORDER BY seat', [tableId]);
+    const seats = await portableQuery<Record<string, string | number>>(this.dataSource, 'SELECT * FROM poker_seats WHERE table_id = $1 ORDER BY seat', [tableId]);
     const handId = row.current_hand_id ?? row.last_hand_id;
-    const [hand] = handId ? await query<{ public_state: string }>(this.dataSource, 'SELECT public_state FROM poker_hands WHERE hand_id = $1', [handId]) : [];
+    const [hand] = handId ? await portableQuery<{ public_state: string }>(this.dataSource, 'SELECT public_state FROM poker_hands WHERE hand_id = $1', [handId]) : [];
     const [cards] =
       handId && viewer
-        ? await query<{ cards: string }>(this.dataSource, 'SELECT cards FROM poker_hole_cards WHERE hand_id = $1 AND player_id = $2', [handId, viewer])
+        ? await portableQuery<{ cards: string }>(this.dataSource, 'SELECT cards FROM poker_hole_cards WHERE hand_id = $1 AND player_id = $2', [handId, viewer])
         : [];
     return {
       tableId,

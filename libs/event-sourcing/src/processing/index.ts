@@ -10,3 +10,4 @@ export * from './sync-waiter.js';
 export * from './event-dead-letter-retrier.js';
 export * from './projection-rebuilder.js';
 export * from './projection-transactions.js';
+export * from './portable-query.js';

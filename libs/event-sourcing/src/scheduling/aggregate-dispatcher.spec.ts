@@ -3,17 +3,7 @@ import { AggregateDispatcher } from './aggregate-dispatcher.js';
 import { deferred } from './deferred.js';
 import { DefaultAggregateSchedulerSupplier } from './default-aggregate-scheduler-supplier.js';
 import { groupKey } from './group-key.js';
-
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function settledFlag(promise: Promise<unknown>): { readonly settled: boolean } {
-  const flag = { settled: false };
-  promise.then(
-    () => (flag.settled = true),
-    () => (flag.settled = true),
-  );
-  return flag;
-}
+import { flush, settledFlag } from '../../../../test/support/settling.js';
 
 /** Ids `a` and `b` (from a fixed candidate list) that land in different groups. */
 function idsInDifferentGroups(parallelism: number): [string, string] {

@@ -2,17 +2,7 @@ import { availableParallelism } from 'node:os';
 import { UnavailableError } from '../errors/index.js';
 import { deferred } from './deferred.js';
 import { DefaultAggregateSchedulerSupplier } from './default-aggregate-scheduler-supplier.js';
-
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function settledFlag(promise: Promise<unknown>): { readonly settled: boolean } {
-  const flag = { settled: false };
-  promise.then(
-    () => (flag.settled = true),
-    () => (flag.settled = true),
-  );
-  return flag;
-}
+import { flush, settledFlag } from '../../../../test/support/settling.js';
 
 describe('DefaultAggregateSchedulerSupplier', () => {
   it('creates one scheduler per named aggregate, even under concurrent first calls', async () => {

@@ -1,18 +1,7 @@
 import { ErrorCode, InvalidArgumentError, UnavailableError } from '../errors/index.js';
 import { deferred, type Deferred } from './deferred.js';
 import { ParallelScheduler } from './scheduler.js';
-
-// Everything here settles through microtasks, so one macrotask turn means "all progress made".
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function settledFlag(promise: Promise<unknown>): { readonly settled: boolean } {
-  const flag = { settled: false };
-  promise.then(
-    () => (flag.settled = true),
-    () => (flag.settled = true),
-  );
-  return flag;
-}
+import { flush, settledFlag } from '../../../../test/support/settling.js';
 
 describe('ParallelScheduler', () => {
   it('never runs more than `parallelism` tasks at once and queues the rest FIFO', async () => {
