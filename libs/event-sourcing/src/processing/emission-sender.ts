@@ -15,6 +15,9 @@ export interface EmissionCause {
   event?: StoredEvent;
 }
 
+/** Compensations of compensations stop here (sagas and process managers alike): a loop of refusals is a bug, not a workflow. */
+export const MAX_COMPENSATION_DEPTH = 5;
+
 /** Codes that say "not now" rather than "no": the delivery is retried, never handed to `@OnRejected`. */
 const TRANSIENT_CODES = new Set<string>([ErrorCode.UNAVAILABLE, ErrorCode.SYNC_TIMEOUT]);
 

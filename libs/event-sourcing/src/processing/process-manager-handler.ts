@@ -13,7 +13,7 @@ import type { BatchHandler } from './batch-handler.js';
 import type { DeliveryGuard } from './delivery-guard.js';
 import { deterministicId } from './deterministic-id.js';
 import { toEmissions, type CommandRejection, type ProcessContext, type ProcessReaction } from './emissions.js';
-import type { EmissionSender } from './emission-sender.js';
+import { MAX_COMPENSATION_DEPTH, type EmissionSender } from './emission-sender.js';
 
 export interface ProcessManagerDependencies {
   lanes: AggregateDispatcher;
@@ -36,8 +36,6 @@ interface Step {
   react(state: unknown, context: ProcessContext): unknown;
   event?: StoredEvent;
 }
-
-const MAX_COMPENSATION_DEPTH = 5;
 
 /**
  * Process managers: event-sourced coordinators whose id is the correlation id. Each step (event,

@@ -6,10 +6,7 @@ import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { BatchHandler } from './batch-handler.js';
 import type { DeliveryGuard } from './delivery-guard.js';
 import { toEmissions, type Emission } from './emissions.js';
-import type { EmissionCause, EmissionSender } from './emission-sender.js';
-
-/** Compensations of compensations stop here: a loop of refusals is a bug, not a workflow. */
-const MAX_COMPENSATION_DEPTH = 5;
+import { MAX_COMPENSATION_DEPTH, type EmissionCause, type EmissionSender } from './emission-sender.js';
 
 /**
  * Sagas: events of one aggregate in order, different aggregates in parallel lanes; what they
