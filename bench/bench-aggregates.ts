@@ -1,4 +1,4 @@
-import { Aggregate, AggregateId, Apply, CommandHandler, type CommandContext } from '#event-sourcing';
+import { Aggregate, AggregateId, Apply, CommandHandler, type CommandContext } from '@nest-es/core';
 import { IsInt, IsPositive, IsString, Max } from 'class-validator';
 
 /** The command of the write-path figures: one event per command, validated like any real command. */

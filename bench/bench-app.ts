@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EventSourcingModule, type EventSourcingModuleOptions, type StoreOptions } from '#event-sourcing';
+import { EventSourcingModule, type EventSourcingModuleOptions, type StoreOptions } from '@nest-es/core';
 import { AccountAggregate, LedgerAggregate } from './bench-aggregates.js';
 
 @Module({ providers: [AccountAggregate, LedgerAggregate] })

@@ -1,5 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { CommandGateway } from '#event-sourcing';
+import { CommandGateway } from '@nest-es/core';
 import { Deposit } from './bench-aggregates.js';
 import { distribution, round, type Distribution } from './stats.js';
 

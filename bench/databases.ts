@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { StoreOptions } from '#event-sourcing';
+import type { StoreOptions } from '@nest-es/core';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 

@@ -18,7 +18,7 @@ import {
   SyncMode,
   type StoreOptions,
   type StoredEvent,
-} from '#event-sourcing';
+} from '@nest-es/core';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { distribution, round, timeEach } from './stats.js';
 

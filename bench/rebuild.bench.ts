@@ -1,4 +1,4 @@
-import { AggregateLoader, CommandGateway, EventSourcingRegistry, SNAPSHOT_STORE, type SnapshotStore } from '#event-sourcing';
+import { AggregateLoader, CommandGateway, EventSourcingRegistry, SNAPSHOT_STORE, type SnapshotStore } from '@nest-es/core';
 import { LEDGER, RecordEntries, SNAPSHOT_EVERY } from './bench-aggregates.js';
 import { bootBenchApp } from './bench-app.js';
 import type { BenchDatabase } from './databases.js';

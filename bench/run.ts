@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { EVENT_SOURCING_DATA_SOURCE } from '#event-sourcing';
+import { EVENT_SOURCING_DATA_SOURCE } from '@nest-es/core';
 import { bootBenchApp } from './bench-app.js';
 import { measureAtRate, measureCommands } from './command.bench.js';
 import { postgresDatabase, postgresUrl, sqliteDatabase, type BenchDatabase } from './databases.js';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { CommandGateway, SNAPSHOT_STORE, type SnapshotStore, type StoreOptions } from '#event-sourcing';
+import { CommandGateway, SNAPSHOT_STORE, type SnapshotStore, type StoreOptions } from '@nest-es/core';
 import { DepositFunds, RegisterPlayer } from '../apps/poker/src/player/index.js';
 import { createPokerApp } from './support/poker-app.js';
 import { createTestStore, TEST_DATABASE_URL, type TestStore } from './support/test-store.js';

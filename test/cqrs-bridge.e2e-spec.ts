@@ -1,6 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { INestApplication, ModuleMetadata } from '@nestjs/common';
 import { CommandBus, CommandHandler as CqrsCommandHandler, CommandHandlerNotFoundException, CqrsModule, EventBus, type ICommandHandler } from '@nestjs/cqrs';
 import { Test } from '@nestjs/testing';
@@ -15,8 +13,8 @@ import {
   SyncMode,
   type CommandResult,
   type EventStore,
-} from '#event-sourcing';
-import { EventSourcingCqrsModule, storedEventOf, withOptions } from '#event-sourcing/cqrs';
+} from '@nest-es/core';
+import { EventSourcingCqrsModule, storedEventOf, withOptions } from '@nest-es/core/cqrs';
 import { createTestStore, type TestStore } from './support/test-store.js';
 import { Receipts, SendReceipt, StoredEventAudit, WALLET_CQRS_PROVIDERS } from './support/wallet.cqrs.js';
 import { DepositFunds, FundsDeposited, FundsWithdrawn, OpenWallet, WalletAssigned, WALLET_PROVIDERS, WalletWatched, WithdrawFunds } from './support/wallet.domain.js';
@@ -212,16 +210,16 @@ describe('@nestjs/cqrs bridge', () => {
           '--input-type=module',
           '-e',
           `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(refuseCqrs)})); await import(process.argv[1]);`,
-          pathToFileURL(join(process.cwd(), 'dist/libs/event-sourcing/src', entry)).href,
+          entry,
         ],
         { encoding: 'utf8' },
       );
 
     it('importing the library entry does not load @nestjs/cqrs; importing the bridge entry does', () => {
-      const base = importRefusingCqrs('index.js');
+      const base = importRefusingCqrs('@nest-es/core');
       expect(base.stderr).toBe('');
       expect(base.status).toBe(0);
-      const bridge = importRefusingCqrs('cqrs/index.js');
+      const bridge = importRefusingCqrs('@nest-es/core/cqrs');
       expect(bridge.status).not.toBe(0);
       expect(bridge.stderr).toContain('REFUSED @nestjs/cqrs');
     });

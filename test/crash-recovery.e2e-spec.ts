@@ -8,9 +8,9 @@ import {
   TypeOrmCheckpointStore,
   TypeOrmEventStore,
   type StoredEvent,
-} from '#event-sourcing';
+} from '@nest-es/core';
 import { Test } from '@nestjs/testing';
-import { EventSourcingModule } from '#event-sourcing';
+import { EventSourcingModule } from '@nest-es/core';
 import { PlaceOrder, SHOP_PROVIDERS } from './support/shop.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 

@@ -1,7 +1,7 @@
 import { Injectable, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { CommandDeadLetterRetrier, DEAD_LETTER_STORE, DeadLetterService, EventSourcingModule, type DeadLetterStore } from '#event-sourcing';
+import { CommandDeadLetterRetrier, DEAD_LETTER_STORE, DeadLetterService, EventSourcingModule, type DeadLetterStore } from '@nest-es/core';
 import { createMergeApp } from './support/merge-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 

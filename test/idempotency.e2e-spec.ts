@@ -1,5 +1,5 @@
 import { Test } from '@nestjs/testing';
-import { CommandGateway, EventSourcingModule, EVENT_STORE, type EventStore } from '#event-sourcing';
+import { CommandGateway, EventSourcingModule, EVENT_STORE, type EventStore } from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 

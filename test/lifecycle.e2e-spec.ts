@@ -9,7 +9,7 @@ import {
   openDataSource,
   TypeOrmEventStore,
   type StoredEvent,
-} from '#event-sourcing';
+} from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 

@@ -10,7 +10,7 @@ import {
   replay,
   type CommandContext,
   type EventStore,
-} from '#event-sourcing';
+} from '@nest-es/core';
 import { DepositFunds, RegisterPlayer, ReleaseFunds, RenamePlayer, ReserveFunds, WithdrawFunds, type PlayerState } from '../apps/poker/src/player/index.js';
 import { createMergeApp } from './support/merge-app.js';
 import { ledgerViolations, type CommandOutcome } from './support/player-ledger.js';

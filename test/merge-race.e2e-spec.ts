@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { EVENT_STORE, type EventStore } from '#event-sourcing';
+import { EVENT_STORE, type EventStore } from '@nest-es/core';
 import { gateEntered, openGate } from './support/gate.js';
 import { createMergeApp } from './support/merge-app.js';
 import { ledgerViolations, type CommandOutcome } from './support/player-ledger.js';

@@ -14,7 +14,7 @@ import {
   MergeStrategy,
   proceed,
   SequenceMismatchError,
-} from '#event-sourcing';
+} from '@nest-es/core';
 import { RenamePlayer } from '../apps/poker/src/player/index.js';
 import { CapturingLogger } from './support/capturing-logger.js';
 import { createMergeApp } from './support/merge-app.js';

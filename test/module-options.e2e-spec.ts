@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { CommandGateway, createDataSource, EventSourcingModule, EVENT_STORE, type EventStore } from '#event-sourcing';
+import { CommandGateway, createDataSource, EventSourcingModule, EVENT_STORE, type EventStore } from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 

@@ -1,4 +1,4 @@
-import { EVENT_STORE, type EventStore, TIMER_STORE, type TimerStore } from '#event-sourcing';
+import { EVENT_STORE, type EventStore, TIMER_STORE, type TimerStore } from '@nest-es/core';
 import { bestHandFor, type Card, type Variant, VARIANTS } from '../apps/poker/src/cards/index.js';
 import { PokerApiError, type PokerClient } from '../apps/poker/src/client/poker-client.js';
 import type { ActionTimeout } from '../apps/poker/src/flows/index.js';

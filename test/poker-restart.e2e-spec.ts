@@ -1,4 +1,4 @@
-import { createDataSource, EVENT_STORE, type EventStore, TIMER_STORE, type TimerStore } from '#event-sourcing';
+import { createDataSource, EVENT_STORE, type EventStore, TIMER_STORE, type TimerStore } from '@nest-es/core';
 import { checkOrCall, eventually, playOut, type PokerServer, startPokerServer } from './support/poker-server.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 

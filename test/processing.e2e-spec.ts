@@ -10,8 +10,8 @@ import {
   type EventStore,
   type StoredEvent,
   type TimerStore,
-} from '#event-sourcing';
-import { DeadLetterService, ProjectionRebuilder } from '#event-sourcing';
+} from '@nest-es/core';
+import { DeadLetterService, ProjectionRebuilder } from '@nest-es/core';
 import { createShopApp } from './support/shop-app.js';
 import { OrderFlowProcess, PayOrder, PlaceOrder, ShopProjector, ShopReadModel } from './support/shop.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';

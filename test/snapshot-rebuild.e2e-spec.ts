@@ -11,7 +11,7 @@ import {
   type EventStore,
   type RebuildProgress,
   type SnapshotStore,
-} from '#event-sourcing';
+} from '@nest-es/core';
 import { CapturingLogger } from './support/capturing-logger.js';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { Count, tallyAggregate } from './support/tally.aggregate.js';

@@ -9,7 +9,7 @@ import {
   SNAPSHOT_STORE,
   type EventSourcingModuleOptions,
   type SnapshotStore,
-} from '#event-sourcing';
+} from '@nest-es/core';
 import { CapturingLogger } from './support/capturing-logger.js';
 import { Count, Milestone, tallyAggregate } from './support/tally.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';

@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { CommandGateway, EVENT_STORE, ErrorCode, type EventStore } from '#event-sourcing';
+import { CommandGateway, EVENT_STORE, ErrorCode, type EventStore } from '@nest-es/core';
 import { DepositFunds, RegisterPlayer, WithdrawFunds } from '../apps/poker/src/player/index.js';
 import { createPokerApp } from './support/poker-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';

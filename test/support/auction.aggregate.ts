@@ -1,4 +1,4 @@
-import { Aggregate, AggregateId, Apply, CommandHandler, FailedPreconditionError, MergeHandler, MergeStrategy, proceed, reject, type MergeDecision } from '#event-sourcing';
+import { Aggregate, AggregateId, Apply, CommandHandler, FailedPreconditionError, MergeHandler, MergeStrategy, proceed, reject, type MergeDecision } from '@nest-es/core';
 import { IsInt, IsPositive, IsString } from 'class-validator';
 
 /**

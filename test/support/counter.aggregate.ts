@@ -1,4 +1,4 @@
-import { Aggregate, AggregateId, Apply, CommandHandler } from '#event-sourcing';
+import { Aggregate, AggregateId, Apply, CommandHandler } from '@nest-es/core';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 
 /** A test aggregate whose commands append several events at once, optionally slowly. */

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Module } from '@nestjs/common';
-import { EventSourcingModule, type StoreOptions } from '#event-sourcing';
+import { EventSourcingModule, type StoreOptions } from '@nest-es/core';
 import { SHOP_PROVIDERS, ShopProjector } from './shop.domain.js';
 
 /*

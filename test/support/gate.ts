@@ -1,4 +1,4 @@
-import { deferred, type Deferred } from '../../libs/event-sourcing/src/scheduling/deferred.js';
+import { deferred, type Deferred } from '@nest-es/core/testing';
 
 interface Gate {
   entered: Deferred<void>;

@@ -1,6 +1,6 @@
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { EventSourcingModule, type StoreOptions } from '#event-sourcing';
+import { EventSourcingModule, type StoreOptions } from '@nest-es/core';
 import { PlayerAggregate } from '../../apps/poker/src/player/index.js';
 import { AuctionAggregate } from './auction.aggregate.js';
 import { DocumentAggregate } from './document.aggregate.js';

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
-import type { ProcessingOptions, StoreOptions } from '#event-sourcing';
+import type { ProcessingOptions, StoreOptions } from '@nest-es/core';
 import { configurePokerApp } from '../../apps/poker/src/http/configure-poker-app.js';
 import { PokerModule } from '../../apps/poker/src/poker.module.js';
 

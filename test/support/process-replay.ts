@@ -1,4 +1,4 @@
-import { APPLIERS_METADATA, type StoredEvent } from '#event-sourcing';
+import { APPLIERS_METADATA, type StoredEvent } from '@nest-es/core';
 
 /** Applies a process manager's own events to its state with its `@Apply` methods, as the framework replays them. */
 export function replayProcess<S>(process: object, state: S, events: object[]): S {

@@ -1,4 +1,4 @@
-import { Aggregate, AggregateId, Apply, CommandHandler } from '#event-sourcing';
+import { Aggregate, AggregateId, Apply, CommandHandler } from '@nest-es/core';
 import { IsOptional, IsString } from 'class-validator';
 import { passGate } from './gate.js';
 

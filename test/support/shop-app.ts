@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { EventSourcingModule, type StoreOptions } from '#event-sourcing';
+import { EventSourcingModule, type StoreOptions } from '@nest-es/core';
 import { SHOP_PROVIDERS } from './shop.domain.js';
 
 /** The shop of `shop.domain.ts` on the framework, with fast polling for tests. */

@@ -18,7 +18,7 @@ import {
   type ProcessContext,
   type ProcessReaction,
   type StoredEvent,
-} from '#event-sourcing';
+} from '@nest-es/core';
 import { IsInt, IsPositive, IsString } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
 

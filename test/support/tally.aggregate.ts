@@ -1,4 +1,4 @@
-import { Aggregate, AggregateId, type AggregateOptions, Apply, CommandHandler, withSnapshot } from '#event-sourcing';
+import { Aggregate, AggregateId, type AggregateOptions, Apply, CommandHandler, withSnapshot } from '@nest-es/core';
 import { IsBoolean, IsInt, IsOptional, IsString, Min } from 'class-validator';
 
 /** Appends `count` Counted events, then a Milestone if asked; hands back `handBack` merged into the new state as a snapshot. */

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { createDataSource, type StoreOptions } from '../../libs/event-sourcing/src/store/typeorm/index.js';
+import type { StoreOptions } from '@nest-es/core';
+import { createDataSource } from '@nest-es/core/testing';
 import { createTestStore } from './test-store.js';
 
 export interface TestDataSource {

@@ -1,4 +1,4 @@
-import { Aggregate, AggregateId, Apply, CommandHandler, MergeStrategy } from '#event-sourcing';
+import { Aggregate, AggregateId, Apply, CommandHandler, MergeStrategy } from '@nest-es/core';
 import { IsOptional, IsString } from 'class-validator';
 import { passGate } from './gate.js';
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, EventsHandler, ofType, Saga, type ICommandHandler, type IEventHandler } from '@nestjs/cqrs';
 import { map, type Observable } from 'rxjs';
-import { EVENT_STORE, type EventStore } from '#event-sourcing';
-import { storedEventOf } from '#event-sourcing/cqrs';
+import { EVENT_STORE, type EventStore } from '@nest-es/core';
+import { storedEventOf } from '@nest-es/core/cqrs';
 import { FundsDeposited, WalletAssigned, WalletWatched } from './wallet.domain.js';
 
 /* The @nestjs/cqrs side of the bridge suite: a command only @nestjs/cqrs handles, an ofType saga

@@ -10,7 +10,7 @@ import {
   ProcessManager,
   fact,
   type StoredEvent,
-} from '#event-sourcing';
+} from '@nest-es/core';
 import { IsInt, IsPositive, IsString } from 'class-validator';
 
 /* A wallet on our aggregates, used by the @nestjs/cqrs bridge suite. Opening one also appends a

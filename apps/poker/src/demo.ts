@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import cliProgress from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
-import { EVENT_STORE, type EventStore } from '#event-sourcing';
+import { EVENT_STORE, type EventStore } from '@nest-es/core';
 import { VARIANTS, type Variant } from './cards/index.js';
 import { PokerClient } from './client/poker-client.js';
 import { playDemo } from './demo/demo-game.js';

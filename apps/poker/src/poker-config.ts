@@ -1,4 +1,4 @@
-import { parseDatabaseUrl, type StoreOptions } from '#event-sourcing';
+import { parseDatabaseUrl, type StoreOptions } from '@nest-es/core';
 
 export interface PokerConfig {
   port: number;

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { EventSourcingModule, type ProcessingOptions, type StoreOptions } from '#event-sourcing';
-import { EventSourcingCqrsModule } from '#event-sourcing/cqrs';
+import { EventSourcingModule, type ProcessingOptions, type StoreOptions } from '@nest-es/core';
+import { EventSourcingCqrsModule } from '@nest-es/core/cqrs';
 import { BotPlayer } from './bots/bot-player.js';
 import { HandResultsHandler } from './cqrs/hand-results.handler.js';
 import { BuyInProcess, HandFlowProcess, HandToTableSaga, PlayerToTableSaga, TableToHandSaga, TableToPlayerSaga } from './flows/index.js';

@@ -1,4 +1,4 @@
-// The @nestjs/cqrs bridge is a separate entry (cqrs/index.ts, `#event-sourcing/cqrs`): @nestjs/cqrs is an optional peer dependency.
+// The @nestjs/cqrs bridge is a separate entry (cqrs/index.ts, `@nest-es/core/cqrs`): @nestjs/cqrs is an optional peer dependency.
 export * from './command/index.js';
 export * from './dead-letter/index.js';
 export * from './decorators/index.js';
@@ -12,4 +12,3 @@ export * from './runtime/index.js';
 export * from './scheduling/index.js';
 export * from './snapshot/index.js';
 export * from './store/index.js';
-export * from './testing/index.js';

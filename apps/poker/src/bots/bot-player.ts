@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AggregateReader, CommandGateway, FailedPreconditionError, SyncMode } from '#event-sourcing';
+import { AggregateReader, CommandGateway, FailedPreconditionError, SyncMode } from '@nest-es/core';
 import { type HandState, PlayerAction, RequestDraw } from '../hand/index.js';
 import type { PlayerState } from '../player/index.js';
 import type { TableState } from '../table/index.js';

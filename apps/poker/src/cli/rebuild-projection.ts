@@ -1,5 +1,5 @@
 import { Presets, SingleBar } from 'cli-progress';
-import { ProjectionRebuilder } from '#event-sourcing';
+import { ProjectionRebuilder } from '@nest-es/core';
 import { withPokerContext } from './poker-context.js';
 
 /**

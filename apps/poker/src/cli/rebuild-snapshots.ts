@@ -1,5 +1,5 @@
 import { Presets, SingleBar } from 'cli-progress';
-import { SnapshotRebuilder } from '#event-sourcing';
+import { SnapshotRebuilder } from '@nest-es/core';
 import { withPokerContext } from './poker-context.js';
 import { formatRebuildSummary } from './rebuild-summary.js';
 

@@ -1,4 +1,4 @@
-import type { RebuildSummary } from '#event-sourcing';
+import type { RebuildSummary } from '@nest-es/core';
 
 /** The summary printed after a snapshot rebuild, one figure a line. */
 export function formatRebuildSummary(summary: RebuildSummary): string {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { EventsHandler, type IEventHandler } from '@nestjs/cqrs';
-import { storedEventOf } from '#event-sourcing/cqrs';
+import { storedEventOf } from '@nest-es/core/cqrs';
 import { HandComplete } from '../hand/index.js';
 
 /** A plain @nestjs/cqrs event handler: the bridge publishes each stored HandComplete on the EventBus. */

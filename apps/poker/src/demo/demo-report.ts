@@ -1,4 +1,4 @@
-import type { EventStore } from '#event-sourcing';
+import type { EventStore } from '@nest-es/core';
 import type { LeaderboardEntry } from '../read-models/index.js';
 
 /** The leaderboard of the demo's players as a text table. */

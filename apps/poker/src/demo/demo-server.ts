@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { parseDatabaseUrl } from '#event-sourcing';
+import { parseDatabaseUrl } from '@nest-es/core';
 import { configurePokerApp } from '../http/configure-poker-app.js';
 import { redactUrl } from '../poker-config.js';
 import { PokerModule } from '../poker.module.js';

@@ -10,7 +10,7 @@ import {
   ProcessManager,
   type ProcessReaction,
   type StoredEvent,
-} from '#event-sourcing';
+} from '@nest-es/core';
 import { FundsReserved, ReleaseFunds } from '../player/index.js';
 import { JoinTable, PlayerJoined, type TableState } from '../table/index.js';
 import { BuyInCompleted, type BuyInFailureCode, BuyInFailed, BuyInInitiated } from './buy-in.events.js';

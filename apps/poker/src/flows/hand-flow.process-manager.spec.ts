@@ -1,4 +1,4 @@
-import { type CommandEmission, type ProcessContext, type ProcessReaction } from '#event-sourcing';
+import { type CommandEmission, type ProcessContext, type ProcessReaction } from '@nest-es/core';
 import { envelopeOf, replayProcess } from '../../../../test/support/process-replay.js';
 import {
   ActionTaken,

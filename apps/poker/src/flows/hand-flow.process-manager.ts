@@ -9,7 +9,7 @@ import {
   ProcessManager,
   type ProcessReaction,
   type StoredEvent,
-} from '#event-sourcing';
+} from '@nest-es/core';
 import { blindPositions } from '../cards/index.js';
 import {
   ActionTaken,

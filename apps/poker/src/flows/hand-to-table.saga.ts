@@ -1,4 +1,4 @@
-import { OnEvent, Saga } from '#event-sourcing';
+import { OnEvent, Saga } from '@nest-es/core';
 import { HandComplete } from '../hand/index.js';
 import { EndHand } from '../table/index.js';
 

@@ -1,4 +1,4 @@
-import { fact, type FactEmission, OnEvent, Saga, type StoredEvent } from '#event-sourcing';
+import { fact, type FactEmission, OnEvent, Saga, type StoredEvent } from '@nest-es/core';
 import { PlayerReturningToPlay, PlayerSittingOut } from '../player/index.js';
 import { PlayerSatIn, PlayerSatOut } from '../table/index.js';
 

@@ -1,4 +1,4 @@
-import { OnEvent, Saga } from '#event-sourcing';
+import { OnEvent, Saga } from '@nest-es/core';
 import { DealCards } from '../hand/index.js';
 import { HandStarted } from '../table/index.js';
 

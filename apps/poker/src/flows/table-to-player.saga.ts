@@ -1,4 +1,4 @@
-import { OnEvent, Saga, type StoredEvent } from '#event-sourcing';
+import { OnEvent, Saga, type StoredEvent } from '@nest-es/core';
 import { SettleTableSession } from '../player/index.js';
 import { PlayerLeft } from '../table/index.js';
 

@@ -1,4 +1,4 @@
-import { FailedPreconditionError, InvalidArgumentError } from '#event-sourcing';
+import { FailedPreconditionError, InvalidArgumentError } from '@nest-es/core';
 import { type Card, clockwiseAfter } from '../cards/index.js';
 import { drawnHand } from './dealing.js';
 import type { BettingAction, BlindType, PlayerAction } from './hand.commands.js';

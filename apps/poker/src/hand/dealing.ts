@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '#event-sourcing';
+import { InvalidArgumentError } from '@nest-es/core';
 import { type Card, HOLE_CARDS, randomSeed, shuffledDeck, type Variant } from '../cards/index.js';
 import type { DealCards, DealtPlayer } from './hand.commands.js';
 import { CardsDealt, type DealtHand } from './hand.events.js';

@@ -1,4 +1,4 @@
-import { AggregateFixture, ErrorCode, expectRefusal, type FixtureOutcome } from '#event-sourcing';
+import { ErrorCode } from '@nest-es/core';
 import { awardPots, bestHandFor, newDeck, parseCards, shuffledDeck, type Variant, VARIANTS } from '../cards/index.js';
 import { HandAggregate } from './hand.aggregate.js';
 import { AwardPot, type BettingAction, type BlindType, DealCards, DealCommunityCards, PlayerAction, PostBlind, RequestDraw, RevealCards } from './hand.commands.js';
@@ -15,6 +15,7 @@ import {
   PotAwarded,
 } from './hand.events.js';
 import type { HandState } from './hand.state.js';
+import { AggregateFixture, expectRefusal, type FixtureOutcome } from '@nest-es/core/testing';
 
 const HAND = 'table-1-hand-1';
 const context = { aggregateId: HAND };

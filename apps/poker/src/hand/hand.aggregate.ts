@@ -1,4 +1,4 @@
-import { Aggregate, Apply, type CommandContext, CommandHandler, FailedPreconditionError, InvalidArgumentError, MergeStrategy } from '#event-sourcing';
+import { Aggregate, Apply, type CommandContext, CommandHandler, FailedPreconditionError, InvalidArgumentError, MergeStrategy } from '@nest-es/core';
 import { bestHandFor, blindPositions } from '../cards/index.js';
 import { applyAction, applyBlind, applyCommunityCards, applyDraw, chipsFor, findPlayer, NOBODY_YET, stillIn, turnAfter } from './betting.js';
 import { dealCards } from './dealing.js';

@@ -1,4 +1,4 @@
-import { AggregateId } from '#event-sourcing';
+import { AggregateId } from '@nest-es/core';
 import {
   ArrayMaxSize,
   ArrayMinSize,

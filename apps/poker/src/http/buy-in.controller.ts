@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
-import { CommandGateway, EVENT_STORE, type EventStore, SyncMode, validateCommand } from '#event-sourcing';
+import { CommandGateway, EVENT_STORE, type EventStore, SyncMode, validateCommand } from '@nest-es/core';
 import { BUY_IN_SEAT, type BuyInCompleted, type BuyInFailed } from '../flows/index.js';
 import { ReserveFunds } from '../player/index.js';
 import { BuyInOutcome, BuyInRequest } from './buy-in.dto.js';

@@ -1,4 +1,4 @@
-import { AggregateFixture, aggregateMetadataOf, COMMAND_HANDLERS_METADATA, ErrorCode, expectRefusal, MergeStrategy } from '#event-sourcing';
+import { aggregateMetadataOf, COMMAND_HANDLERS_METADATA, ErrorCode, MergeStrategy } from '@nest-es/core';
 import { PlayerAggregate } from './player.aggregate.js';
 import { DepositFunds, RegisterPlayer, ReleaseFunds, RenamePlayer, ReserveFunds, SettleTableSession, SitIn, SitOut, WithdrawFunds } from './player.commands.js';
 import {
@@ -13,6 +13,7 @@ import {
   SessionSettled,
 } from './player.events.js';
 import type { PlayerState } from './player.state.js';
+import { AggregateFixture, expectRefusal } from '@nest-es/core/testing';
 
 const ID = 'alice';
 const command = <T extends object>(type: new () => T, fields: Partial<T> = {}): T => Object.assign(new type(), { playerId: ID, ...fields });

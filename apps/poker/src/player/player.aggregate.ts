@@ -1,4 +1,4 @@
-import { Aggregate, Apply, CommandHandler, FailedPreconditionError, MergeStrategy } from '#event-sourcing';
+import { Aggregate, Apply, CommandHandler, FailedPreconditionError, MergeStrategy } from '@nest-es/core';
 import {
   DepositFunds,
   RegisterPlayer,

@@ -1,4 +1,4 @@
-import { AggregateId } from '#event-sourcing';
+import { AggregateId } from '@nest-es/core';
 import { IsEmail, IsIn, IsInt, IsOptional, IsPositive, IsString, Length, Min } from 'class-validator';
 
 const positiveChips = { message: ({ property, value }: { property: string; value: unknown }) => `${property} must be a positive whole number of chips, got ${JSON.stringify(value)}` };

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, portableQuery } from '#event-sourcing';
+import { EVENT_SOURCING_DATA_SOURCE, portableQuery } from '@nest-es/core';
 import type { DataSource } from 'typeorm';
 
 export interface LeaderboardEntry {

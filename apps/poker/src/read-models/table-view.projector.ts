@@ -1,5 +1,5 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '#event-sourcing';
+import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   ActionTaken,

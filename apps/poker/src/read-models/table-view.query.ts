@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, NotFoundError, portableQuery } from '#event-sourcing';
+import { EVENT_SOURCING_DATA_SOURCE, NotFoundError, portableQuery } from '@nest-es/core';
 import type { DataSource } from 'typeorm';
 import type { Card, Variant } from '../cards/index.js';
 import type { HandView } from './hand-view.js';

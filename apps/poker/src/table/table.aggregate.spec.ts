@@ -1,8 +1,9 @@
-import { AggregateFixture, aggregateMetadataOf, ErrorCode, expectRefusal } from '#event-sourcing';
+import { aggregateMetadataOf, ErrorCode } from '@nest-es/core';
 import { TableAggregate } from './table.aggregate.js';
 import { CreateTable, EndHand, JoinTable, LeaveTable, StartHand } from './table.commands.js';
 import { HandEnded, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, TableCreated } from './table.events.js';
 import type { TableState } from './table.state.js';
+import { AggregateFixture, expectRefusal } from '@nest-es/core/testing';
 
 const TABLE = 'table-1';
 const context = { aggregateId: TABLE };

@@ -1,4 +1,4 @@
-import { Aggregate, Apply, type CommandContext, CommandHandler, FailedPreconditionError, InvalidArgumentError } from '#event-sourcing';
+import { Aggregate, Apply, type CommandContext, CommandHandler, FailedPreconditionError, InvalidArgumentError } from '@nest-es/core';
 import { blindPositions, clockwiseAfter } from '../cards/index.js';
 import { CreateTable, DEFAULT_ACTION_TIMEOUT_MS, EndHand, JoinTable, LeaveTable, StartHand } from './table.commands.js';
 import { HandEnded, type HandPlayer, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, TableCreated } from './table.events.js';

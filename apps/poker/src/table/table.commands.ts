@@ -1,4 +1,4 @@
-import { AggregateId } from '#event-sourcing';
+import { AggregateId } from '@nest-es/core';
 import { IsIn, IsInt, IsObject, IsOptional, IsPositive, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { VARIANTS, type Variant } from '../cards/index.js';
 import { positiveChips, says, wholeChips } from './command-validation.js';

@@ -1,1 +1,3 @@
 export * from './aggregate-fixture.js';
+export { deferred, type Deferred } from '../scheduling/deferred.js';
+export { createDataSource } from '../store/typeorm/index.js';

@@ -3,7 +3,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { type PokerServer, startPokerServer } from './support/poker-server.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = 'test/artifacts/poker-page.png';
 
 /** The web page in headless Chromium: a person sits down with two bots and plays a hand. */
