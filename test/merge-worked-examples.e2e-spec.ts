@@ -3,8 +3,8 @@ import request from 'supertest';
 import { createPokerApp } from './support/poker-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
-/** Seed 003, "Merge Strategies": its two worked examples and the caller retry flow, over HTTP on the poker app. */
-describe('the seed\'s merge examples over HTTP', () => {
+/** The two worked examples of docs/merge-strategies.md and its caller retry flow, over HTTP on the poker app. */
+describe('the merge-strategy worked examples over HTTP', () => {
   let store: TestStore;
   let app: INestApplication;
   let http: ReturnType<typeof request>;
