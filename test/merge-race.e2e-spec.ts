@@ -8,8 +8,9 @@ import { createTestStore, type TestStore } from './support/test-store.js';
 
 /**
  * Two application instances on one database (in one process here; two processes in
- * merge-multi-process.pg.e2e-spec.ts): the append's uniqueness guard fires and the merge
- * pipeline decides, as it does for a stale Expected-Sequence.
+ * merge-multi-process.pg.e2e-spec.ts): the append's uniqueness guard fires. A command that claimed
+ * the sequence it was decided on goes through the merge pipeline, as it does for a stale
+ * Expected-Sequence; a command that claimed none is decided again on the fresh state.
  */
 describe('two instances racing on one database: the append conflict goes through the merge strategy', () => {
   let store: TestStore;
@@ -28,7 +29,10 @@ describe('two instances racing on one database: the append conflict goes through
     await store.cleanup();
   });
 
-  const send = (http: typeof a, type: string, id: string, command: string, body: object) => http.post(`/commands/${type}/${id}/${command}`).send(body);
+  const send = (http: typeof a, type: string, id: string, command: string, body: object, expectedSequence?: number) => {
+    const post = http.post(`/commands/${type}/${id}/${command}`);
+    return (expectedSequence === undefined ? post : post.set('Expected-Sequence', String(expectedSequence))).send(body);
+  };
 
   /** Holds `held` on instance A between its load and its append while `racer` runs on instance B, then lets A append. */
   async function race(gate: string, held: () => request.Test, racer: () => request.Test) {
@@ -44,7 +48,7 @@ describe('two instances racing on one database: the append conflict goes through
     await send(a, 'profile', 'r1', 'CreateProfile', { name: 'Al' });
     const held = await race(
       'r1-city',
-      () => send(a, 'profile', 'r1', 'SetCity', { city: 'Lima', gate: 'r1-city' }),
+      () => send(a, 'profile', 'r1', 'SetCity', { city: 'Lima', gate: 'r1-city' }, 1),
       () => send(b, 'profile', 'r1', 'SetStreet', { street: 'Jr. Union' }),
     );
     expect(held.status).toBe(200);
@@ -55,7 +59,7 @@ describe('two instances racing on one database: the append conflict goes through
   it('COMMUTATIVE: the loser is refused with the sequence it decided on and the one it met when the fields overlap', async () => {
     const held = await race(
       'r1-city-2',
-      () => send(a, 'profile', 'r1', 'SetCity', { city: 'Cusco', gate: 'r1-city-2' }),
+      () => send(a, 'profile', 'r1', 'SetCity', { city: 'Cusco', gate: 'r1-city-2' }, 3),
       () => send(b, 'profile', 'r1', 'SetCity', { city: 'Arequipa' }),
     );
     expect(held.status).toBe(412);
@@ -67,7 +71,7 @@ describe('two instances racing on one database: the append conflict goes through
     await send(a, 'turn', 'r2', 'TakeTurn', { player: 'x' });
     const held = await race(
       'r2',
-      () => send(a, 'turn', 'r2', 'TakeTurn', { player: 'y', gate: 'r2' }),
+      () => send(a, 'turn', 'r2', 'TakeTurn', { player: 'y', gate: 'r2' }, 1),
       () => send(b, 'turn', 'r2', 'TakeTurn', { player: 'z' }),
     );
     expect(held.status).toBe(412);
@@ -78,12 +82,23 @@ describe('two instances racing on one database: the append conflict goes through
     await send(a, 'document', 'r3', 'EditDocument', { text: 'v1' });
     const held = await race(
       'r3',
-      () => send(a, 'document', 'r3', 'EditDocument', { text: 'v2 from A', gate: 'r3' }),
+      () => send(a, 'document', 'r3', 'EditDocument', { text: 'v2 from A', gate: 'r3' }, 1),
       () => send(b, 'document', 'r3', 'EditDocument', { text: 'v2 from B' }),
     );
     expect(held.status).toBe(409);
     const letter = await b.get(`/dead-letters/${held.body.deadLetterId}`);
     expect(letter.body).toMatchObject({ status: 'pending', payload: { text: 'v2 from A' }, context: { expectedSequence: 1, actualSequence: 2 } });
+  });
+
+  it('without an Expected-Sequence the loser is decided again on the fresh state, whatever the strategy', async () => {
+    await send(a, 'turn', 'r4', 'TakeTurn', { player: 'x' });
+    const held = await race(
+      'r4',
+      () => send(a, 'turn', 'r4', 'TakeTurn', { player: 'y', gate: 'r4' }),
+      () => send(b, 'turn', 'r4', 'TakeTurn', { player: 'z' }),
+    );
+    expect(held.status).toBe(200);
+    expect(held.body).toMatchObject({ sequence: 3 });
   });
 
   it('a storm of player commands on both instances loses nothing and stores no sequence twice', async () => {

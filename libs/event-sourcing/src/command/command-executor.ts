@@ -55,7 +55,7 @@ export class CommandExecutor {
     }
     const aggregate = handler.aggregate;
     const now = new Date();
-    let expected = envelope.expectedSequence;
+    const expected = envelope.expectedSequence;
     // The cached state is trusted without a read when the caller's expectation agrees with it: the
     // append's sequence guard catches a cache that another instance made stale, and then the command
     // is decided again (below). That read per command is the store's busiest query, spared.
@@ -114,19 +114,12 @@ export class CommandExecutor {
             error.actualSequence,
           );
         }
-        // The state is not advanced before an append succeeds, so the cache is still what we decided on.
-        const decidedOn = loaded.sequence;
-        const { loaded: fresh, missed } = await this.loader.catchUp(aggregate, stream);
-        loaded = fresh;
-        if (!verified) {
-          verified = true;
-          // Everything we missed was stored before this command began: the cache was merely stale, and
-          // the command is decided on the current state, as a read at its start would have done.
-          if (missed.every((event) => event.occurredAt.getTime() < now.getTime())) continue;
-        }
-        // Another process appended between our load and our append: the sequence we decided on
-        // becomes the expected one and the merge strategy decides on the fresh state.
-        expected ??= decidedOn;
+        // Another instance appended between our load and our append (or our cache was stale). A caller
+        // that claimed no sequence saw nothing that could conflict: the command is decided again on the
+        // fresh state, as if it had run just after the other append. A claimed sequence goes to the
+        // merge strategy on the fresh state.
+        loaded = (await this.loader.catchUp(aggregate, stream)).loaded;
+        verified = true;
       }
     }
   }
