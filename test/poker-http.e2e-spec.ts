@@ -139,7 +139,7 @@ describe('poker over HTTP: the command contract and the error model', () => {
         () => send('erin', 'DepositFunds', { amount: 5 }, { 'Merge-Strategy': 'yolo' }),
         400,
         'INVALID_ARGUMENT',
-        /Merge-Strategy must be commutative, strict, aggregate_handles or manual, got 'yolo'/,
+        /merge strategy must be one of commutative, strict, aggregate_handles, manual, got 'yolo'/,
       ],
       [
         'a body id that disagrees with the path',

@@ -2,17 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
 import { EventSourcingError, SequenceMismatchError } from '../errors/index.js';
 import { MergeResolver } from '../merge/merge-resolver.js';
-import type { MergeStrategy } from '../merge/merge-strategy.js';
-import { EventNotifier } from '../runtime/event-notifier.js';
-import { Snapshotter } from '../snapshot/snapshotter.js';
+import type { MergeStrategyName } from '../merge/merge-strategy.js';
 import type { StreamId } from '../store/event-envelope.js';
 import { EVENT_STORE, type CommandRecord, type EventStore } from '../store/event-store.js';
 import { ConcurrencyError, DuplicateCommandError } from '../store/store-errors.js';
 import { AggregateLoader, type LoadedAggregate } from './aggregate-loader.js';
 import type { CommandContext } from './command-context.js';
+import { EventAppender } from './event-appender.js';
 import { invokeHandler } from './handler-invoker.js';
 import type { NormalizedHandlerResult } from './handler-result.js';
-import { toNewEvent, type EventMetadataInput } from './new-event.js';
+import type { EventMetadataInput } from './new-event.js';
 import type { CommandResult } from './send-options.js';
 
 /** A validated command with everything the pipeline needs to run it. */
@@ -26,7 +25,7 @@ export interface CommandEnvelope {
   correlationId: string;
   causationId: string | null;
   expectedSequence?: number;
-  mergeStrategy?: MergeStrategy;
+  mergeStrategy?: MergeStrategyName;
   metadata?: Record<string, unknown>;
 }
 
@@ -43,8 +42,7 @@ export class CommandExecutor {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly loader: AggregateLoader,
     private readonly merge: MergeResolver,
-    private readonly snapshotter: Snapshotter,
-    private readonly notifier: EventNotifier,
+    private readonly appender: EventAppender,
   ) {}
 
   async execute(envelope: CommandEnvelope): Promise<CommandResult> {
@@ -83,23 +81,18 @@ export class CommandExecutor {
         loaded = fresh;
         continue;
       }
-      const metadata = eventMetadata(envelope);
-      const events = decided.events.map((event) => toNewEvent(event, metadata, now));
       try {
         // Only a caller-given id can come again: recording a fresh one would cost two statements for nothing.
-        const commandId = envelope.commandIdGiven ? envelope.commandId : undefined;
-        const appended = await this.store.append({ stream, expectedSequence: loaded.sequence, events, commandId });
-        const after = this.loader.advance(aggregate, stream, loaded, events, appended.sequence);
-        this.notifier.appended(appended.events);
-        await this.snapshotter.afterCommit(
+        const { appended } = await this.appender.append({
           aggregate,
           stream,
-          loaded.sequence,
-          appended.sequence,
-          events.map((event) => event.type),
-          after.state,
-          decided.snapshotState,
-        );
+          loaded,
+          events: decided.events,
+          metadata: eventMetadata(envelope),
+          occurredAt: now,
+          commandId: envelope.commandIdGiven ? envelope.commandId : undefined,
+          snapshotState: decided.snapshotState,
+        });
         return { ...stream, sequence: appended.sequence, events: appended.events, commandId: envelope.commandId, duplicate: false };
       } catch (error) {
         if (error instanceof DuplicateCommandError) {

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
-import { assertMergeStrategyUsable } from '../merge/merge-strategy.js';
+import { MergeInterceptors } from '../merge/merge-interceptors.js';
+import { assertMergeStrategyUsable, normalizeMergeStrategy } from '../merge/merge-strategy.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { MetricsService } from '../runtime/metrics.service.js';
 import { AggregateDispatcher } from '../scheduling/index.js';
@@ -26,6 +27,7 @@ export class CommandGateway {
     @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
     private readonly syncWaiter: SyncWaiter,
     private readonly metrics: MetricsService,
+    private readonly mergeInterceptors: MergeInterceptors,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
   ) {}
 
@@ -65,7 +67,8 @@ export class CommandGateway {
       throw new NotFoundError(`no aggregate handles command ${command?.constructor?.name ?? typeof command}`);
     }
     validateSendOptions(options);
-    assertMergeStrategyUsable(handler.aggregate, options.mergeStrategy);
+    const mergeStrategy = options.mergeStrategy === undefined ? undefined : normalizeMergeStrategy(options.mergeStrategy);
+    assertMergeStrategyUsable(handler.aggregate, mergeStrategy, this.mergeInterceptors.names());
     const aggregateId = resolveAggregateId(handler, command, options);
     await validateCommand(command);
     const commandId = options.commandId ?? timeOrderedId();
@@ -80,7 +83,7 @@ export class CommandGateway {
         correlationId: options.correlationId ?? commandId,
         causationId: options.causationId ?? null,
         expectedSequence: options.expectedSequence,
-        mergeStrategy: options.mergeStrategy,
+        mergeStrategy,
         metadata: options.metadata,
       }),
     );

@@ -1,6 +1,5 @@
 import { validate, type ValidationError } from 'class-validator';
 import { InvalidArgumentError } from '../errors/index.js';
-import { MergeStrategy } from '../merge/merge-strategy.js';
 import type { SendOptions } from './send-options.js';
 import { SyncMode } from './send-options.js';
 
@@ -38,8 +37,8 @@ export function validateSendOptions(options: SendOptions): void {
   if (syncMode !== undefined && !Object.values(SyncMode).includes(syncMode)) {
     throw new InvalidArgumentError(`syncMode must be one of ${Object.values(SyncMode).join(', ')}, got ${describe(syncMode)}`);
   }
-  if (mergeStrategy !== undefined && !Object.values(MergeStrategy).includes(mergeStrategy)) {
-    throw new InvalidArgumentError(`mergeStrategy must be one of ${Object.values(MergeStrategy).join(', ')}, got ${describe(mergeStrategy)}`);
+  if (mergeStrategy !== undefined && typeof mergeStrategy !== 'string') {
+    throw new InvalidArgumentError(`mergeStrategy must be the name of a merge strategy, got ${describe(mergeStrategy)}`);
   }
   if (syncTimeoutMs !== undefined && (!Number.isFinite(syncTimeoutMs) || syncTimeoutMs <= 0)) {
     throw new InvalidArgumentError(`syncTimeoutMs must be a positive number, got ${describe(syncTimeoutMs)}`);

@@ -1,4 +1,5 @@
 import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
+import { eventTypeName } from '../decorators/event-type.decorator.js';
 import type { CommandContext } from './command-context.js';
 import { normalizeHandlerResult, type NormalizedHandlerResult } from './handler-result.js';
 
@@ -20,7 +21,7 @@ export async function invokeHandler(
  */
 export function assertDeclaredEvents(handler: CommandHandlerDefinition, events: readonly object[], source: string): void {
   for (const event of events) {
-    const type = event?.constructor?.name;
+    const type = typeof event?.constructor === 'function' ? eventTypeName(event.constructor) : undefined;
     if (!type || !handler.emits.has(type)) {
       throw new Error(`${source} returned ${type ?? typeof event}, which is not in the emits of ${handler.location}: [${[...handler.emits].join(', ')}]`);
     }

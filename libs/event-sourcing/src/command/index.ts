@@ -4,6 +4,7 @@ export * from './aggregate-replayer.js';
 export * from './command-context.js';
 export * from './command-executor.js';
 export * from './command-gateway.js';
+export * from './event-appender.js';
 export * from './command-validation.js';
 export * from './handler-result.js';
 export * from './send-options.js';

@@ -1,4 +1,4 @@
-import type { MergeStrategy } from '../merge/merge-strategy.js';
+import type { MergeStrategyName } from '../merge/merge-strategy.js';
 import type { StoredEvent } from '../store/event-envelope.js';
 
 /** When `send` returns (DESIGN.md section 7). */
@@ -28,7 +28,7 @@ export interface SendOptions {
   /** The sequence the caller last saw (0 = new); a mismatch goes through the merge strategy. */
   expectedSequence?: number;
   syncMode?: SyncMode;
-  mergeStrategy?: MergeStrategy;
+  mergeStrategy?: MergeStrategyName;
   /** Overrides the module's sync timeout for this call. */
   syncTimeoutMs?: number;
   /** Extra metadata stamped on every event of the command. */

@@ -1,10 +1,10 @@
 import type { Type } from '@nestjs/common';
-import type { MergeStrategy } from '../merge/merge-strategy.js';
+import type { MergeStrategyName } from '../merge/merge-strategy.js';
 import type { SnapshotPolicyOption } from '../snapshot/snapshot-policy-option.js';
 
 export interface AggregateOptions {
   /** Default COMMUTATIVE. */
-  mergeStrategy?: MergeStrategy;
+  mergeStrategy?: MergeStrategyName;
   /** Overrides the module-wide snapshot default for this aggregate. */
   snapshot?: SnapshotPolicyOption;
   /** Version of the state's shape; snapshots taken with another version are ignored. Default 1. */
@@ -25,7 +25,7 @@ export interface CommandHandlerOptions {
    */
   modifies?: string[];
   /** Overrides the aggregate's merge strategy for this command. */
-  mergeStrategy?: MergeStrategy;
+  mergeStrategy?: MergeStrategyName;
 }
 
 export interface CommandHandlerMetadata {

@@ -7,14 +7,15 @@ import {
   COMMAND_HANDLERS_METADATA,
   MERGE_HANDLER_METADATA,
 } from '../decorators/constants.js';
+import { eventTypeName } from '../decorators/event-type.decorator.js';
 import type { AggregateMetadata, ApplierMetadata, CommandHandlerMetadata } from '../decorators/decorator-types.js';
-import { MergeStrategy } from '../merge/merge-strategy.js';
+import { MergeStrategy, normalizeMergeStrategy, type MergeStrategyName } from '../merge/merge-strategy.js';
 import type { SnapshotPolicyOption } from '../snapshot/snapshot-policy-option.js';
 import { createSnapshotPolicy } from '../snapshot/snapshot-policy.js';
 import type { AggregateDefinition, Applier, CommandHandlerDefinition } from './aggregate-definition.js';
 
 export interface AggregateDefaults {
-  mergeStrategy?: MergeStrategy;
+  mergeStrategy?: MergeStrategyName;
   snapshots?: SnapshotPolicyOption;
 }
 
@@ -48,7 +49,7 @@ export function buildAggregateDefinition(
     type,
     classRef,
     stateVersion: options.stateVersion ?? 1,
-    mergeStrategy: options.mergeStrategy ?? defaults.mergeStrategy ?? MergeStrategy.COMMUTATIVE,
+    mergeStrategy: normalizeMergeStrategy(options.mergeStrategy ?? defaults.mergeStrategy ?? MergeStrategy.COMMUTATIVE),
     snapshotPolicy: createSnapshotPolicy(options.snapshot, defaults.snapshots),
     initialState: () => target.initialState(),
     appliers: new Map(),
@@ -58,12 +59,13 @@ export function buildAggregateDefinition(
 
   const appliers: ApplierMetadata[] = Reflect.getMetadata(APPLIERS_METADATA, classRef) ?? [];
   for (const { event, methodName } of appliers) {
-    if (definition.appliers.has(event.name)) {
-      problems.push(`${classRef.name} has two @Apply(${event.name}) methods; ${classRef.name}.${methodName} is the second`);
+    const eventType = eventTypeName(event);
+    if (definition.appliers.has(eventType)) {
+      problems.push(`${classRef.name} has two @Apply(${event.name}) methods (event type '${eventType}'); ${classRef.name}.${methodName} is the second`);
       continue;
     }
-    definition.appliers.set(event.name, (target[methodName] as Applier).bind(instance));
-    definition.eventClasses.set(event.name, event);
+    definition.appliers.set(eventType, (target[methodName] as Applier).bind(instance));
+    definition.eventClasses.set(eventType, event);
   }
 
   const mergeMethod: string | undefined = Reflect.getMetadata(MERGE_HANDLER_METADATA, classRef);
@@ -85,12 +87,12 @@ export function buildAggregateDefinition(
     }
     const emits = new Set<string>();
     for (const event of handlerOptions?.emits ?? []) {
-      if (!definition.appliers.has(event.name)) {
+      if (!definition.appliers.has(eventTypeName(event))) {
         problems.push(`event ${event.name} emitted by ${location} has no @Apply(${event.name}) method in ${classRef.name}`);
       }
-      emits.add(event.name);
+      emits.add(eventTypeName(event));
     }
-    const mergeStrategy = handlerOptions?.mergeStrategy ?? definition.mergeStrategy;
+    const mergeStrategy = handlerOptions?.mergeStrategy === undefined ? definition.mergeStrategy : normalizeMergeStrategy(handlerOptions.mergeStrategy);
     if (mergeStrategy === MergeStrategy.AGGREGATE_HANDLES && !mergeMethod && definition.mergeStrategy !== MergeStrategy.AGGREGATE_HANDLES) {
       problems.push(`${location} uses merge strategy AGGREGATE_HANDLES but ${classRef.name} has no @MergeHandler() method`);
     }

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { CommandContext } from '../command/command-context.js';
 import type { HandlerResult } from '../command/handler-result.js';
 import type { MergeDecision } from '../merge/merge-decision.js';
-import type { MergeStrategy } from '../merge/merge-strategy.js';
+import type { MergeStrategyName } from '../merge/merge-strategy.js';
 import type { SnapshotPolicy } from '../snapshot/snapshot-policy.js';
 
 export type Applier = (state: any, event: any) => any;
@@ -12,7 +12,7 @@ export interface AggregateDefinition {
   type: string;
   classRef: Type;
   stateVersion: number;
-  mergeStrategy: MergeStrategy;
+  mergeStrategy: MergeStrategyName;
   snapshotPolicy: SnapshotPolicy;
   initialState(): unknown;
   /** Event type name -> applier. */
@@ -31,7 +31,7 @@ export interface CommandHandlerDefinition {
   location: string;
   emits: Set<string>;
   modifies?: string[];
-  mergeStrategy: MergeStrategy;
+  mergeStrategy: MergeStrategyName;
   /** The property of the command naming the aggregate, if the command class marks one. */
   aggregateIdProperty?: string;
   handle(command: object, state: unknown, context: CommandContext): HandlerResult | Promise<HandlerResult>;

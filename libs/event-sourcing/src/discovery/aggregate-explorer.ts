@@ -3,7 +3,11 @@ import { DiscoveryService } from '@nestjs/core';
 import { APPLIERS_METADATA, COMMAND_HANDLERS_METADATA, SUBSCRIBER_METADATA } from '../decorators/constants.js';
 import type { SubscriberMetadata } from '../decorators/subscriber-types.js';
 import type { ApplierMetadata, CommandHandlerMetadata } from '../decorators/decorator-types.js';
+import { mergeInterceptorNameOf } from '../decorators/merge-strategy-interceptor.decorator.js';
+import type { MergeInterceptor } from '../merge/merge-interceptor.js';
+import { MergeInterceptors } from '../merge/merge-interceptors.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
+import type { AggregateDefinition } from './aggregate-definition.js';
 import { aggregateMetadataOf, buildAggregateDefinition } from './aggregate-definition-builder.js';
 import { BootValidationError } from './boot-validation.error.js';
 import { EventSourcingRegistry } from './event-sourcing-registry.js';
@@ -17,12 +21,14 @@ export class AggregateExplorer {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly registry: EventSourcingRegistry,
+    private readonly mergeInterceptors: MergeInterceptors,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
   ) {}
 
   explore(): void {
     const problems: string[] = [];
     const seen = new Set<Function>();
+    this.registerMergeInterceptors(problems);
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as object | undefined;
       const classRef = wrapper.metatype as Type | undefined;
@@ -44,13 +50,39 @@ export class AggregateExplorer {
     if (problems.length > 0) throw new BootValidationError(problems);
   }
 
+  private registerMergeInterceptors(problems: string[]): void {
+    const seen = new Set<Function>();
+    for (const wrapper of this.discovery.getProviders()) {
+      const classRef = wrapper.metatype as Type | undefined;
+      const name = typeof classRef === 'function' ? mergeInterceptorNameOf(classRef) : undefined;
+      if (!name || !wrapper.instance || seen.has(classRef!)) continue;
+      seen.add(classRef!);
+      const instance = wrapper.instance as Partial<MergeInterceptor>;
+      if (typeof instance.merge !== 'function') problems.push(`${classRef!.name} (@MergeStrategyInterceptor('${name}')) has no merge(conflict) method`);
+      else if (!this.mergeInterceptors.register(name, instance as MergeInterceptor)) problems.push(`merge strategy '${name}' of ${classRef!.name} is registered twice (or is a built-in name)`);
+    }
+  }
+
+  private assertMergeStrategiesKnown(definition: AggregateDefinition, problems: string[]): void {
+    const known = this.mergeInterceptors.names();
+    const unknown = (name: string) => !known.includes(name);
+    if (unknown(definition.mergeStrategy)) problems.push(`${definition.classRef.name} uses merge strategy '${definition.mergeStrategy}', which is not registered (known: ${known.join(', ')})`);
+    for (const handler of definition.commandHandlers.values()) {
+      if (handler.mergeStrategy !== definition.mergeStrategy && unknown(handler.mergeStrategy)) {
+        problems.push(`${handler.location} uses merge strategy '${handler.mergeStrategy}', which is not registered (known: ${known.join(', ')})`);
+      }
+    }
+  }
+
   private register(definition: ReturnType<typeof buildAggregateDefinition>, problems: string[]): void {
     if (!definition) return;
+    this.assertMergeStrategiesKnown(definition, problems);
     const existing = this.registry.aggregates.get(definition.type);
     if (existing) {
       problems.push(`aggregate type '${definition.type}' is used twice: by ${existing.classRef.name} and ${definition.classRef.name}`);
       return;
     }
+    for (const eventClass of definition.eventClasses.values()) this.registry.eventTypes.add(eventClass, problems);
     for (const eventType of definition.eventClasses.keys()) {
       const owner = this.registry.eventOwners.get(eventType);
       if (owner) problems.push(`event ${eventType} is applied by two aggregates: ${owner.classRef.name} and ${definition.classRef.name}`);

@@ -1,5 +1,6 @@
 import { Injectable, type Type } from '@nestjs/common';
 import type { AggregateDefinition, CommandHandlerDefinition } from './aggregate-definition.js';
+import { EventTypeRegistry } from './event-type-registry.js';
 import type { SubscriberDefinition } from './subscriber-definition.js';
 
 /**
@@ -16,6 +17,8 @@ export class EventSourcingRegistry {
   readonly subscribers = new Map<string, SubscriberDefinition>();
   /** Event type name -> the subscribers handling it. */
   readonly subscribersByEvent = new Map<string, SubscriberDefinition[]>();
+  /** Every event class by stored name, with its version and upcasters. */
+  readonly eventTypes = new EventTypeRegistry();
 
   addSubscriber(definition: SubscriberDefinition): void {
     this.subscribers.set(definition.name, definition);

@@ -7,6 +7,7 @@ import {
   SUBSCRIBER_METADATA,
   TIMEOUT_HANDLERS_METADATA,
 } from '../decorators/constants.js';
+import { eventTypeName } from '../decorators/event-type.decorator.js';
 import type { ApplierMetadata } from '../decorators/decorator-types.js';
 import type { EventHandlerMetadata, ProcessManagerOptions, SubscriberMetadata, TimeoutHandlerMetadata } from '../decorators/subscriber-types.js';
 import { MergeStrategy } from '../merge/merge-strategy.js';
@@ -57,8 +58,10 @@ export class SubscriberExplorer {
     const handlers = new Map<string, SubscriberMethod>();
     for (const { events, methodName } of (Reflect.getMetadata(EVENT_HANDLERS_METADATA, classRef) ?? []) as EventHandlerMetadata[]) {
       for (const event of events) {
-        if (handlers.has(event.name)) problems.push(`${classRef.name} handles ${event.name} twice; ${classRef.name}.${methodName} is the second`);
-        handlers.set(event.name, instance[methodName].bind(instance));
+        const eventType = eventTypeName(event);
+        this.registry.eventTypes.add(event, problems);
+        if (handlers.has(eventType)) problems.push(`${classRef.name} handles ${event.name} twice; ${classRef.name}.${methodName} is the second`);
+        handlers.set(eventType, instance[methodName].bind(instance));
       }
     }
     if (handlers.size === 0) problems.push(`${classRef.name} ('${name}') has no @OnEvent methods`);
@@ -93,17 +96,19 @@ export class SubscriberExplorer {
       commandHandlers: new Map(),
     };
     for (const { event, methodName } of (Reflect.getMetadata(APPLIERS_METADATA, classRef) ?? []) as ApplierMetadata[]) {
-      aggregate.appliers.set(event.name, (instance[methodName] as Applier).bind(instance));
-      aggregate.eventClasses.set(event.name, event);
-      const owner = this.registry.eventOwners.get(event.name);
+      const eventType = eventTypeName(event);
+      this.registry.eventTypes.add(event, problems);
+      aggregate.appliers.set(eventType, (instance[methodName] as Applier).bind(instance));
+      aggregate.eventClasses.set(eventType, event);
+      const owner = this.registry.eventOwners.get(eventType);
       if (owner) problems.push(`event ${event.name} is applied by two owners: ${owner.classRef.name} and ${classRef.name}`);
-      else this.registry.eventOwners.set(event.name, aggregate);
+      else this.registry.eventOwners.set(eventType, aggregate);
     }
     const timeouts = new Map<string, SubscriberMethod>();
     for (const { name: timer, methodName } of (Reflect.getMetadata(TIMEOUT_HANDLERS_METADATA, classRef) ?? []) as TimeoutHandlerMetadata[]) {
       timeouts.set(timer, instance[methodName].bind(instance));
     }
-    return { aggregate, startsOn: new Set((options.startsOn ?? []).map((event) => event.name)), timeouts, options };
+    return { aggregate, startsOn: new Set((options.startsOn ?? []).map((event) => eventTypeName(event))), timeouts, options };
   }
 
   private checkHandlers(definition: SubscriberDefinition, problems: string[]): void {

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../errors/index.js';
-import { parseMergeStrategy } from '../merge/merge-strategy.js';
+import { normalizeMergeStrategy } from '../merge/merge-strategy.js';
 import { parseSyncMode, type SendOptions } from '../command/send-options.js';
 import { describe } from '../command/command-validation.js';
 
@@ -26,10 +26,8 @@ export function sendOptionsFromHeaders(headers: Headers): SendOptions {
   }
   const merge = single(headers, 'merge-strategy');
   if (merge !== undefined) {
-    options.mergeStrategy = parseMergeStrategy(merge);
-    if (!options.mergeStrategy) {
-      throw new InvalidArgumentError(`Merge-Strategy must be commutative, strict, aggregate_handles or manual, got ${describe(merge)}`);
-    }
+    // Any name is taken here: the gateway knows the registered strategies and refuses the others.
+    options.mergeStrategy = normalizeMergeStrategy(merge);
   }
   return options;
 }

@@ -1,4 +1,4 @@
-import type { MergeStrategy } from '../merge/merge-strategy.js';
+import type { MergeStrategyName } from '../merge/merge-strategy.js';
 import type { SnapshotPolicyOption } from '../snapshot/snapshot-policy-option.js';
 import type { StoreOptions } from '../store/typeorm/store-options.js';
 
@@ -12,7 +12,7 @@ export interface EventSourcingModuleOptions {
   /** Module-wide snapshot default; `@Aggregate({snapshot})` overrides it. Default 'none'. */
   snapshots?: SnapshotPolicyOption;
   /** Default merge strategy of aggregates that do not choose one. Default COMMUTATIVE. */
-  mergeStrategy?: MergeStrategy;
+  mergeStrategy?: MergeStrategyName;
   /** One deadline for the whole graceful stop, then force stop. Default 10,000 ms. */
   shutdownTimeoutMs?: number;
   /** How long SIMPLE / CASCADE sends wait before SYNC_TIMEOUT. Default 5,000 ms. */

@@ -5,6 +5,7 @@ import { AggregateLoader } from '../command/aggregate-loader.js';
 import { AggregateReader } from '../command/aggregate-reader.js';
 import { CommandExecutor } from '../command/command-executor.js';
 import { CommandGateway } from '../command/command-gateway.js';
+import { EventAppender } from '../command/event-appender.js';
 import { CommandDeadLetterRetrier } from '../dead-letter/command-retrier.js';
 import { DeadLetterService } from '../dead-letter/dead-letter.service.js';
 import { AggregateExplorer } from '../discovery/aggregate-explorer.js';
@@ -17,6 +18,7 @@ import { EventSourcingExceptionFilter } from '../http/event-sourcing-exception.f
 import { HealthController } from '../http/health.controller.js';
 import { MetricsController } from '../http/metrics.controller.js';
 import { MetricsService } from '../runtime/metrics.service.js';
+import { MergeInterceptors } from '../merge/merge-interceptors.js';
 import { MergeResolver } from '../merge/merge-resolver.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { EventSourcingLifecycle } from '../runtime/event-sourcing-lifecycle.js';
@@ -37,6 +39,7 @@ import { TIMER_STORE } from '../store/timer-store.js';
 import { TypeOrmCheckpointStore } from '../store/typeorm/typeorm-checkpoint-store.js';
 import { TypeOrmTimerStore } from '../store/typeorm/typeorm-timer-store.js';
 import { EVENT_STORE } from '../store/event-store.js';
+import { UpcastingEventStore } from '../store/upcasting-event-store.js';
 import { SNAPSHOT_STORE } from '../store/snapshot-store.js';
 import { openDataSource } from '../store/typeorm/open-data-source.js';
 import { TypeOrmDeadLetterStore } from '../store/typeorm/typeorm-dead-letter-store.js';
@@ -56,7 +59,11 @@ const runtimeProviders: Provider[] = [
     useFactory: (options: EventSourcingModuleOptions) => openDataSource(options.store),
     inject: [EVENT_SOURCING_OPTIONS],
   },
-  { provide: EVENT_STORE, useFactory: (ds: DataSource) => TypeOrmEventStore.create(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
+  {
+    provide: EVENT_STORE,
+    useFactory: async (ds: DataSource, registry: EventSourcingRegistry) => new UpcastingEventStore(await TypeOrmEventStore.create(ds), registry.eventTypes),
+    inject: [EVENT_SOURCING_DATA_SOURCE, EventSourcingRegistry],
+  },
   { provide: SNAPSHOT_STORE, useFactory: (ds: DataSource) => new TypeOrmSnapshotStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   { provide: DEAD_LETTER_STORE, useFactory: (ds: DataSource) => new TypeOrmDeadLetterStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   { provide: CHECKPOINT_STORE, useFactory: (ds: DataSource) => new TypeOrmCheckpointStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
@@ -86,9 +93,11 @@ const runtimeProviders: Provider[] = [
   SyncWaiter,
   AggregateLoader,
   AggregateReader,
+  MergeInterceptors,
   MergeResolver,
   Snapshotter,
   SnapshotRebuilder,
+  EventAppender,
   CommandExecutor,
   CommandGateway,
   CommandDeadLetterRetrier,

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors/error-code.js';
-import type { MergeStrategy } from '../merge/merge-strategy.js';
+import type { MergeStrategyName } from '../merge/merge-strategy.js';
 import type { StoredEvent } from '../store/event-envelope.js';
 
 const EMISSION = Symbol('event-sourcing:emission');
@@ -11,7 +11,7 @@ export interface CommandEmission {
   /** Needed when the command class has no `@AggregateId()` property. */
   aggregateId?: string;
   expectedSequence?: number;
-  mergeStrategy?: MergeStrategy;
+  mergeStrategy?: MergeStrategyName;
 }
 
 /**

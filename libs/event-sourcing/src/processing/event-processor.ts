@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AggregateLoader } from '../command/aggregate-loader.js';
+import { EventAppender } from '../command/event-appender.js';
 import type { SubscriberKind } from '../decorators/subscriber-types.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
@@ -48,6 +49,7 @@ export class EventProcessor {
     @Inject(TIMER_STORE) private readonly timers: TimerStore,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
     private readonly transactions: ProjectionTransactions,
+    private readonly appender: EventAppender,
   ) {}
 
   async start(): Promise<void> {
@@ -121,7 +123,7 @@ export class EventProcessor {
           checkpoints: this.checkpoints,
           timers: this.timers,
           sender: this.sender,
-          notifier: this.notifier,
+          appender: this.appender,
           guard,
         });
     }

@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AggregateLoader } from '../command/aggregate-loader.js';
-import { toNewEvent } from '../command/new-event.js';
+import { eventTypeName } from '../decorators/event-type.decorator.js';
+import { EventAppender } from '../command/event-appender.js';
 import { validateId } from '../command/command-validation.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
 import { COMMAND_DISPATCHER } from '../module/tokens.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
-import { EventNotifier } from '../runtime/event-notifier.js';
 import type { AggregateDispatcher } from '../scheduling/index.js';
-import { Snapshotter } from '../snapshot/snapshotter.js';
 import type { StoredEvent } from '../store/event-envelope.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { ConcurrencyError, DuplicateExternalIdError } from '../store/store-errors.js';
@@ -25,8 +24,7 @@ export class FactAppender {
   constructor(
     private readonly registry: EventSourcingRegistry,
     private readonly loader: AggregateLoader,
-    private readonly snapshotter: Snapshotter,
-    private readonly notifier: EventNotifier,
+    private readonly appender: EventAppender,
     private readonly admission: AdmissionGate,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
@@ -35,7 +33,7 @@ export class FactAppender {
   append(fact: FactEmission, cause: { correlationId: string; causationId: string }): Promise<StoredEvent> {
     const aggregate = this.registry.aggregate(fact.aggregateType);
     if (!aggregate) throw new NotFoundError(`fact for unknown aggregate type '${fact.aggregateType}'`);
-    const type = fact.event.constructor.name;
+    const type = eventTypeName(fact.event);
     if (!aggregate.appliers.has(type)) {
       throw new InvalidArgumentError(`aggregate '${aggregate.type}' has no @Apply for fact ${type}`);
     }
@@ -48,23 +46,21 @@ export class FactAppender {
             const existing = await this.store.findByExternalId(stream, externalId);
             if (existing) return existing;
             const loaded = await this.loader.load(aggregate, stream);
-            const now = new Date();
-            const event = toNewEvent(
-              fact.event,
-              {
-                eventId: deterministicId('fact', stream.aggregateType, stream.aggregateId, externalId),
-                commandId: null,
-                correlationId: cause.correlationId,
-                causationId: cause.causationId,
-                externalId,
-              },
-              now,
-            );
             try {
-              const appended = await this.store.append({ stream, expectedSequence: loaded.sequence, events: [event] });
-              const after = this.loader.advance(aggregate, stream, loaded, [event], appended.sequence);
-              this.notifier.appended(appended.events);
-              await this.snapshotter.afterCommit(aggregate, stream, loaded.sequence, appended.sequence, [type], after.state, undefined);
+              const { appended } = await this.appender.append({
+                aggregate,
+                stream,
+                loaded,
+                events: [fact.event],
+                metadata: {
+                  eventId: deterministicId('fact', stream.aggregateType, stream.aggregateId, externalId),
+                  commandId: null,
+                  correlationId: cause.correlationId,
+                  causationId: cause.causationId,
+                  externalId,
+                },
+                occurredAt: new Date(),
+              });
               return appended.events[0];
             } catch (error) {
               // Lost a race (another instance appended, or the same fact landed): look again.

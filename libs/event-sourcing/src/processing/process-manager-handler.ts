@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { AggregateLoader } from '../command/aggregate-loader.js';
-import { toNewEvent } from '../command/new-event.js';
+import type { EventAppender } from '../command/event-appender.js';
+import { eventTypeName } from '../decorators/event-type.decorator.js';
 import type { ProcessDefinition, SubscriberDefinition, SubscriberMethod } from '../discovery/subscriber-definition.js';
-import type { EventNotifier } from '../runtime/event-notifier.js';
 import type { AggregateDispatcher } from '../scheduling/index.js';
 import type { StoredEvent, StreamId } from '../store/event-envelope.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
@@ -22,7 +22,7 @@ export interface ProcessManagerDependencies {
   checkpoints: CheckpointStore;
   timers: TimerStore;
   sender: EmissionSender;
-  notifier: EventNotifier;
+  appender: EventAppender;
   guard: DeliveryGuard;
 }
 
@@ -109,16 +109,22 @@ export class ProcessManagerHandler implements BatchHandler {
         if (loaded.sequence === 0 && !step.canStart) return;
         sequence = loaded.sequence;
         reaction = normalize(await step.react(structuredClone(loaded.state), { correlationId: step.correlationId, sequence, now: step.now }));
-        const events = (reaction.events ?? []).map((event) => {
-          if (!aggregate.appliers.has(event.constructor.name)) {
+        const events = reaction.events ?? [];
+        for (const event of events) {
+          if (!aggregate.appliers.has(eventTypeName(event))) {
             throw new Error(`${this.subscriber.classRef.name} returned ${event.constructor.name}, which it has no @Apply for`);
           }
-          return toNewEvent(event, { commandId: stepId, correlationId: step.correlationId, causationId: step.triggerId.slice(step.triggerId.indexOf(':') + 1) }, step.now);
-        });
+        }
         try {
-          const appended = await this.deps.store.append({ stream, expectedSequence: loaded.sequence, events, commandId: stepId });
-          this.deps.loader.advance(aggregate, stream, loaded, events, appended.sequence);
-          this.deps.notifier.appended(appended.events);
+          await this.deps.appender.append({
+            aggregate,
+            stream,
+            loaded,
+            events,
+            metadata: { commandId: stepId, correlationId: step.correlationId, causationId: step.triggerId.slice(step.triggerId.indexOf(':') + 1) },
+            occurredAt: step.now,
+            commandId: stepId,
+          });
         } catch (error) {
           if (!(error instanceof ConcurrencyError) && !(error instanceof DuplicateCommandError)) throw error;
           this.deps.loader.forget(stream);

@@ -1,3 +1,4 @@
+import { eventTypeName } from '../decorators/event-type.decorator.js';
 import type { SnapshotPolicyOption } from './snapshot-policy-option.js';
 
 export interface SnapshotPolicy {
@@ -18,7 +19,7 @@ export function createSnapshotPolicy(option: SnapshotPolicyOption | undefined, f
   if (every !== undefined && (!Number.isInteger(every) || every < 1)) {
     throw new Error(`snapshot.every must be a positive integer, got ${every}`);
   }
-  const onTypes = new Set((chosen.onEvents ?? []).map((event) => event.name));
+  const onTypes = new Set((chosen.onEvents ?? []).map((event) => eventTypeName(event)));
   const retain = chosen.retain ?? DEFAULT_SNAPSHOT_RETAIN;
   if (!Number.isInteger(retain) || retain < 1) throw new Error(`snapshot.retain must be a positive integer, got ${retain}`);
   return {

@@ -6,3 +6,4 @@ export * from './dead-letter-store.js';
 export * from './typeorm/index.js';
 export * from './checkpoint-store.js';
 export * from './timer-store.js';
+export * from './upcasting-event-store.js';

@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import { replay } from '../command/aggregate-replayer.js';
 import type { CommandContext } from '../command/command-context.js';
 import { validateCommand } from '../command/command-validation.js';
+import { eventTypeName } from '../decorators/event-type.decorator.js';
 import { invokeHandler } from '../command/handler-invoker.js';
 import type { AggregateDefinition } from '../discovery/aggregate-definition.js';
 import { buildAggregateDefinition } from '../discovery/aggregate-definition-builder.js';
@@ -82,7 +83,7 @@ export class AggregateFixture<S = any> {
 
   private replay(state: unknown, events: object[]): S {
     // Round-trip through JSON, as the store does, so appliers see what they will see in production.
-    return replay(this.definition, state, events.map((event) => ({ type: event.constructor.name, payload: JSON.parse(JSON.stringify(event)) }))) as S;
+    return replay(this.definition, state, events.map((event) => ({ type: eventTypeName(event), payload: JSON.parse(JSON.stringify(event)) }))) as S;
   }
 }
 
