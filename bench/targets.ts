@@ -1,6 +1,6 @@
 import type { BenchResults, Target } from './results.js';
 
-/** DESIGN.md section 12, checked against one run's figures (ratios within the run). */
+/** The performance targets of docs/performance.md, checked against one run's figures (ratios within the run). */
 export function checkTargets(results: Omit<BenchResults, 'targets'>): Target[] {
   const targets: Target[] = [];
   const { rebuild } = results;

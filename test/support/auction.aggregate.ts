@@ -2,8 +2,8 @@ import { Aggregate, AggregateId, Apply, CommandHandler, FailedPreconditionError,
 import { IsInt, IsPositive, IsString } from 'class-validator';
 
 /**
- * AGGREGATE_HANDLES, after the seed's PlaceBet example: on a mismatch the auction itself decides
- * from the state the bidder saw and the state now.
+ * AGGREGATE_HANDLES, the PlaceBid example of docs/merge-strategies.md: on a mismatch the auction
+ * itself decides from the state the bidder saw and the state now.
  */
 abstract class AuctionCommand {
   @AggregateId() @IsString() auctionId!: string;

@@ -5,7 +5,7 @@ import type { BuyInOutcome } from '../http/buy-in.dto.js';
 import type { Balance, LeaderboardEntry, TableView } from '../read-models/index.js';
 import type { CreateTable } from '../table/index.js';
 
-/** An answer other than 2xx, with the error body of DESIGN.md section 10. */
+/** An answer other than 2xx, with the framework's error body `{statusCode, code, message, ...}`. */
 export class PokerApiError extends Error {
   constructor(
     readonly status: number,

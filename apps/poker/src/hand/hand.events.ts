@@ -3,7 +3,7 @@ import type { BettingAction, BlindType } from './hand.commands.js';
 import type { Phase } from './hand.state.js';
 
 // Events that hand the turn to someone carry `actionOn` (who acts next, null for nobody), so the
-// hand flow and the table view need not recompute turn order; beyond POKER.md's field lists.
+// hand flow and the table view need not recompute turn order.
 
 export interface DealtHand {
   playerId: string;

@@ -48,7 +48,7 @@ export class HandStarted {
     readonly smallBlind: number,
     readonly bigBlind: number,
     readonly players: HandPlayer[],
-    // Beyond POKER.md's fields, so the sagas and the hand flow need nothing but this event.
+    // The table's id and timeout ride along, so the sagas and the hand flow need nothing but this event.
     readonly tableId: string,
     readonly actionTimeoutMs: number,
     /** StartHand's seed, for the deck; null: shuffled at random. */

@@ -34,7 +34,7 @@ const MAX_CONFLICT_RETRIES = 5;
 
 /**
  * One command, inside its aggregate's dispatcher lane: idempotency, load, merge, decide,
- * append, snapshot (DESIGN.md section 4).
+ * append, snapshot.
  */
 @Injectable()
 export class CommandExecutor {

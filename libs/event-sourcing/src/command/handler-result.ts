@@ -10,8 +10,9 @@ export interface HandlerResultWithSnapshot {
 export type HandlerResult = object | object[] | void | null | undefined | HandlerResultWithSnapshot;
 
 /**
- * Client-driven snapshotting (seed 003): return the events together with the state after
- * them, and the framework persists that state as a snapshot once the events are stored.
+ * Client-driven snapshotting: return the events together with the state after them, and the
+ * framework persists that state as a snapshot once the events are stored. The aggregate knows
+ * best when its state is worth keeping (after a session closes, say), whatever the policy.
  */
 export function withSnapshot(events: object | object[], state: unknown): HandlerResultWithSnapshot {
   return { [SNAPSHOT_RESULT]: true, events: Array.isArray(events) ? events : [events], state };

@@ -1,7 +1,7 @@
 import type { MergeStrategyName } from '../merge/merge-strategy.js';
 import type { StoredEvent } from '../store/event-envelope.js';
 
-/** When `send` returns (DESIGN.md section 7). */
+/** When `send` returns: how much of a command's consequences the caller waits for. */
 export enum SyncMode {
   /** When the events are stored (default). */
   ASYNC = 'async',

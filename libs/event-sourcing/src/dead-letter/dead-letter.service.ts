@@ -27,7 +27,8 @@ const STATUSES = Object.keys({ pending: true, retried: true, discarded: true } s
 const KINDS = Object.keys({ command: true, event: true } satisfies Record<DeadLetterKind, true>);
 
 /**
- * Review of the dead-letter table (DESIGN.md sections 5 and 6): list, get, retry, discard.
+ * Review of the dead-letter table (commands parked by MANUAL, events a subscriber kept failing on):
+ * list, get, retry, discard.
  *
  * Retrying is pluggable per kind. Commands (MANUAL merge) go to CommandDeadLetterRetrier; a producer
  * of another kind registers its retrier once, when it is constructed (the event processing does so

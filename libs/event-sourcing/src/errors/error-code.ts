@@ -1,4 +1,4 @@
-/** The one error model of the framework (DESIGN.md section 10). */
+/** The one error model of the framework: the gateway throws these codes, HTTP answers them with their status. */
 export enum ErrorCode {
   INVALID_ARGUMENT = 'INVALID_ARGUMENT',
   NOT_FOUND = 'NOT_FOUND',

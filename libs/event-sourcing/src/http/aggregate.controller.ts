@@ -4,7 +4,7 @@ import { describe } from '../command/command-validation.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { toDetailedWireEvent, type WireEvent } from './wire-event.js';
 
-/** `GET /aggregates/:type/:id` and its events (DESIGN.md section 11). */
+/** `GET /aggregates/:type/:id` and its events (the write side's state and events, for the caller retry flow). */
 @Controller('aggregates')
 export class AggregateController {
   constructor(private readonly reader: AggregateReader) {}

@@ -5,7 +5,7 @@ import { describe } from '../command/command-validation.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** Reads the command headers of DESIGN.md section 11; values are case-insensitive, unknown ones refused. */
+/** Reads the command headers (Command-Id, Correlation-Id, Expected-Sequence, Sync-Mode, Merge-Strategy); values are case-insensitive, unknown ones refused. */
 export function sendOptionsFromHeaders(headers: Headers): SendOptions {
   const options: SendOptions = {};
   const commandId = single(headers, 'command-id');

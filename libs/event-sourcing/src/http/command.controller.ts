@@ -13,7 +13,7 @@ export interface CommandResponse {
   events: WireEvent[];
 }
 
-/** `POST /commands/:aggregateType/:aggregateId/:commandType` (DESIGN.md section 11). */
+/** `POST /commands/:aggregateType/:aggregateId/:commandType`: the command's payload is the body, its options the headers. */
 @Controller('commands')
 export class CommandController {
   constructor(

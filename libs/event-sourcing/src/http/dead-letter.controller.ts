@@ -4,7 +4,7 @@ import { DeadLetterService, type RetriedDeadLetter } from '../dead-letter/dead-l
 import { InvalidArgumentError } from '../errors/index.js';
 import type { DeadLetter, DeadLetterKind, DeadLetterStatus } from '../store/dead-letter-store.js';
 
-/** The dead-letter routes of DESIGN.md section 11: review, retry and discard parked messages. */
+/** The dead-letter routes: review, retry and discard parked messages. */
 @Controller('dead-letters')
 export class DeadLetterController {
   constructor(private readonly deadLetters: DeadLetterService) {}

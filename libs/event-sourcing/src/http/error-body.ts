@@ -10,7 +10,8 @@ export interface ErrorBody {
 }
 
 /**
- * Maps anything thrown while serving a request to the one error body of DESIGN.md section 10.
+ * Maps anything thrown while serving a request to the one error body `{statusCode, code, message,
+ * ...details}`, never a stack trace.
  * Body-parser failures arrive here too (they happen before any route runs).
  */
 export function toErrorBody(error: unknown): ErrorBody {

@@ -1,7 +1,7 @@
 import { changedPaths, overlappingPaths } from './state-diff.js';
 
 describe('changedPaths', () => {
-  it('names the top-level fields that changed (the seed: display_name changed, bankroll did not)', () => {
+  it('names the top-level fields that changed (a rename: displayName changed, bankroll did not)', () => {
     expect(changedPaths({ bankroll: 1000, displayName: 'Alice' }, { bankroll: 1000, displayName: 'Ace' })).toEqual(['displayName']);
     expect(changedPaths({ bankroll: 1000 }, { bankroll: 1500 })).toEqual(['bankroll']);
   });

@@ -29,8 +29,8 @@ const DEFAULT_TIMER_POLL_MS = 200;
 
 /**
  * Runs every subscriber: one event dispatcher per kind, children of one CompositeEventDispatcher
- * that owns the events' scheduler supplier (seed 000: the children get a borrowed view, only the
- * composite closes the real one).
+ * that owns the events' scheduler supplier: the children get a borrowed view, so that their own
+ * stops leave it alone and only the composite closes the real one, once they have all stopped.
  */
 @Injectable()
 export class EventProcessor {

@@ -18,7 +18,8 @@ interface Pending {
 }
 
 /**
- * Decides from the store, not from a bus (seed 003 "How Sync Recovery Works"), when a command's
+ * Decides from the store, not from a bus (a bus message can be late, lost or go to another
+ * instance; the store is what every instance sees), when a command's
  * consequences are visible: SIMPLE waits for the projectors of its events to checkpoint past
  * them; CASCADE follows the workflow through the store (every event of the command's correlation
  * from the command's first event on) until every subscriber of each has passed it and no new

@@ -20,7 +20,7 @@ import { runWithDeadline } from './deadline.js';
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
 /**
- * Wires the runtime into Nest's lifecycle (DESIGN.md section 9): discovery at module init;
+ * Wires the runtime into Nest's lifecycle: discovery at module init;
  * at shutdown admission closes, in-flight work drains and components stop in reverse order
  * under one deadline, then whatever is left is force-stopped; connections close last.
  */

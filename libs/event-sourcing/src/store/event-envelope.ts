@@ -1,4 +1,4 @@
-/** Metadata stamped on every stored event (DESIGN.md section 3). */
+/** Metadata stamped on every stored event: who caused it and which workflow it belongs to. */
 export interface EventMetadata {
   eventId: string;
   commandId: string | null;
