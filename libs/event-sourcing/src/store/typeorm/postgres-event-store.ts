@@ -7,8 +7,8 @@ import type { AppendFault, AppendWriter } from './group-commit.js';
 import { pgQuery } from './sql-client.js';
 
 /**
- * Taken by every appending transaction before it reads the streams or takes a position, held until it
- * commits. The gap problem: with concurrent writers, a transaction can take position 10, another take
+ * The append lock, as `es_append` takes it (and any other writer of es_events must): taken by every
+ * appending transaction before it reads the streams or takes a position, held until it commits. The gap problem: with concurrent writers, a transaction can take position 10, another take
  * 11 and commit first, and a reader that saw 11 would move past 10 forever. Holding this lock from
  * before the positions are taken until COMMIT makes transactions take positions in commit order, so
  * what a reader sees is always a prefix of the log (rolled-back positions leave gaps nobody fills).
@@ -21,62 +21,52 @@ import { pgQuery } from './sql-client.js';
  */
 export const APPEND_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('es_events:' || current_schema(), 0))`;
 
-/** The current sequence of each stream of the batch, and which of its command ids are recorded. */
-const STATE_SQL = `
-  SELECT 'stream' AS kind, s.ord,
-    coalesce((SELECT e.sequence FROM es_events e
-              WHERE e.aggregate_type = s.aggregate_type AND e.aggregate_id = s.aggregate_id
-              ORDER BY e.sequence DESC LIMIT 1), 0) AS sequence
-  FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS s(aggregate_type, aggregate_id, ord)
-  UNION ALL
-  SELECT 'command', c.ord, 0
-  FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS c(aggregate_type, aggregate_id, command_id, ord)
-  WHERE EXISTS (SELECT 1 FROM es_commands x
-                WHERE x.aggregate_type = c.aggregate_type AND x.aggregate_id = c.aggregate_id AND x.command_id = c.command_id)`;
+/** A batch's append: one statement, so one round trip and one transaction (see migration 3, `es_append`). */
+const APPEND_SQL = 'SELECT kind, ord, value FROM es_append($1, $2, $3, $4, $5, $6, $7, $8)';
 
-/** Every event and command row of the batch in one statement: one round trip whatever the batch size. */
-const INSERT_SQL = `
-  WITH inserted AS (
-    INSERT INTO es_events (aggregate_type, aggregate_id, sequence, event_type, schema_version, payload, metadata,
-      occurred_at, event_id, command_id, correlation_id, causation_id, external_id)
-    SELECT aggregate_type, aggregate_id, sequence, event_type, schema_version, coalesce(payload, 'null'::json), metadata,
-      occurred_at, event_id, command_id, correlation_id, causation_id, external_id
-    FROM json_to_recordset($1::json) AS r(aggregate_type text, aggregate_id text, sequence integer, event_type text,
-      schema_version integer, payload json, metadata json, occurred_at timestamptz, event_id text, command_id text,
-      correlation_id text, causation_id text, external_id text)
-    RETURNING position
-  ), commands AS (
-    INSERT INTO es_commands (aggregate_type, aggregate_id, command_id, sequence_before, sequence_after, created_at)
-    SELECT aggregate_type, aggregate_id, command_id, sequence_before, sequence_after, now()
-    FROM json_to_recordset($2::json) AS c(aggregate_type text, aggregate_id text, command_id text,
-      sequence_before integer, sequence_after integer)
-  )
-  SELECT position FROM inserted`;
+interface AppendRow {
+  kind: 'position' | 'stream' | 'command';
+  ord: number;
+  value: number;
+}
+
+/** What a batch is planned on: each stream's sequence and the recorded command ids (by commandKey). */
+interface AssumedState {
+  sequences: Map<string, number>;
+  recorded: Set<string>;
+}
 
 /**
- * PostgreSQL appends: a batch is one transaction of four round trips (BEGIN + lock, read state,
- * insert everything, COMMIT) on a client of TypeORM's pool.
+ * PostgreSQL appends: a batch is planned on the state it most likely finds (each stream where its first
+ * append expects it, no command id recorded: the aggregate cache and the command-id check before
+ * handling make this the common case) and sent as one statement that checks that state under the append
+ * lock and inserts, in one round trip and its own transaction. When the state was not as assumed, nothing
+ * was written and the statement returned the actual state: the batch is planned on it and sent again.
  */
 export class PostgresAppendWriter implements AppendWriter {
   constructor(private readonly pool: pg.Pool) {}
 
   async write(requests: readonly AppendRequest[]): Promise<AppendOutcome[]> {
-    const client = await this.pool.connect();
-    let discard: Error | undefined;
-    try {
-      await client.query(`BEGIN; ${APPEND_LOCK_SQL}`);
-      const plan = await this.plan(client, requests);
-      const positions = plan.events.length === 0 && plan.commands.length === 0 ? [] : await this.insert(client, plan);
-      await client.query('COMMIT');
-      return plan.outcomes(positions);
-    } catch (error) {
-      // A client that cannot even roll back has lost its connection: discard it, do not pool it.
-      await client.query('ROLLBACK').catch((rollbackError: Error) => {
-        discard = rollbackError;
+    const streams = new Map<string, StreamId>();
+    const sequences = new Map<string, number>();
+    for (const { stream, expectedSequence } of requests) {
+      const key = streamKey(stream);
+      if (streams.has(key)) continue;
+      streams.set(key, stream);
+      sequences.set(key, expectedSequence);
+    }
+    let assumed: AssumedState = { sequences, recorded: new Set() };
+    for (;;) {
+      const plan = new AppendPlan(requests, {
+        sequence: (stream) => assumed.sequences.get(streamKey(stream)) ?? 0,
+        commandRecorded: (stream, commandId) => assumed.recorded.has(commandKey(stream, commandId)),
       });
-      throw error;
-    } finally {
-      client.release(discard);
+      const rows = await this.send(plan, [...streams.values()], requests, assumed);
+      if (rows.length === 0 || rows[0].kind === 'position') {
+        // Rows take positions in the order json_to_recordset yields them, the plan's order.
+        return plan.outcomes(rows.map((row) => row.value).sort((a, b) => a - b));
+      }
+      assumed = actualState(rows, [...streams.values()], requests, assumed);
     }
   }
 
@@ -93,36 +83,9 @@ export class PostgresAppendWriter implements AppendWriter {
     return typeof code === 'string' && (code.startsWith('23') || code.startsWith('22')) ? 'request' : null;
   }
 
-  private async plan(client: pg.PoolClient, requests: readonly AppendRequest[]): Promise<AppendPlan> {
-    const streams = new Map<string, StreamId>();
-    for (const { stream } of requests) streams.set(streamKey(stream), stream);
-    const streamList = [...streams.values()];
-    const commands = requests.filter((request) => request.commandId !== undefined);
-    const { rows } = await client.query<{ kind: 'stream' | 'command'; ord: number; sequence: number }>(
-      pgQuery(STATE_SQL, [
-        streamList.map((stream) => stream.aggregateType),
-        streamList.map((stream) => stream.aggregateId),
-        commands.map((request) => request.stream.aggregateType),
-        commands.map((request) => request.stream.aggregateId),
-        commands.map((request) => request.commandId),
-      ]),
-    );
-    const sequences = new Map<string, number>();
-    const recorded = new Set<string>();
-    for (const row of rows) {
-      if (row.kind === 'stream') sequences.set(streamKey(streamList[row.ord - 1]), row.sequence);
-      else {
-        const { stream, commandId } = commands[row.ord - 1];
-        recorded.add(commandKey(stream, commandId as string));
-      }
-    }
-    return new AppendPlan(requests, {
-      sequence: (stream) => sequences.get(streamKey(stream)) ?? 0,
-      commandRecorded: (stream, commandId) => recorded.has(commandKey(stream, commandId)),
-    });
-  }
-
-  private async insert(client: pg.PoolClient, plan: AppendPlan): Promise<number[]> {
+  private async send(plan: AppendPlan, streams: StreamId[], requests: readonly AppendRequest[], assumed: AssumedState): Promise<AppendRow[]> {
+    // Command ids assumed recorded are refused by the plan and stay recorded: only the others are checked.
+    const commands = uncheckedCommands(requests, assumed);
     const events = plan.events.map(({ stream, sequence, event, occurredAt }) => {
       const metadata = encodeMetadata(event.metadata);
       return {
@@ -141,17 +104,51 @@ export class PostgresAppendWriter implements AppendWriter {
         external_id: metadata.externalId,
       };
     });
-    const commands = plan.commands.map((command) => ({
+    const commandRows = plan.commands.map((command) => ({
       aggregate_type: command.stream.aggregateType,
       aggregate_id: command.stream.aggregateId,
       command_id: command.commandId,
       sequence_before: command.sequenceBefore,
       sequence_after: command.sequenceAfter,
     }));
-    const { rows } = await client.query<{ position: number }>(
-      pgQuery(INSERT_SQL, [JSON.stringify(events), JSON.stringify(commands)]),
+    const { rows } = await this.pool.query<AppendRow>(
+      pgQuery(APPEND_SQL, [
+        streams.map((stream) => stream.aggregateType),
+        streams.map((stream) => stream.aggregateId),
+        streams.map((stream) => assumed.sequences.get(streamKey(stream)) ?? 0),
+        commands.map((request) => request.stream.aggregateType),
+        commands.map((request) => request.stream.aggregateId),
+        commands.map((request) => request.commandId),
+        JSON.stringify(events),
+        JSON.stringify(commandRows),
+      ]),
     );
-    // Rows take positions in the order json_to_recordset yields them, the plan's order.
-    return rows.map((row) => row.position).sort((a, b) => a - b);
+    return rows;
   }
+}
+
+function uncheckedCommands(requests: readonly AppendRequest[], assumed: AssumedState): AppendRequest[] {
+  return requests.filter(
+    (request) => request.commandId !== undefined && !assumed.recorded.has(commandKey(request.stream, request.commandId)),
+  );
+}
+
+/** The state `es_append` returned when the assumed one did not hold (ordinals count from 1, over what was sent). */
+function actualState(
+  rows: readonly AppendRow[],
+  streams: readonly StreamId[],
+  requests: readonly AppendRequest[],
+  assumed: AssumedState,
+): AssumedState {
+  const sequences = new Map<string, number>();
+  const recorded = new Set(assumed.recorded);
+  const commands = uncheckedCommands(requests, assumed);
+  for (const row of rows) {
+    if (row.kind === 'stream') sequences.set(streamKey(streams[row.ord - 1]), row.value);
+    else {
+      const { stream, commandId } = commands[row.ord - 1];
+      recorded.add(commandKey(stream, commandId as string));
+    }
+  }
+  return { sequences, recorded };
 }
