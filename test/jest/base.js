@@ -23,7 +23,7 @@ export const base = {
   testTimeout: 60000,
 };
 
-export const unitTests = ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'];
+export const unitTests = ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/docs/**/*.spec.ts'];
 export const e2eTests = ['<rootDir>/test/**/*.e2e-spec.ts'];
 /** Suites that need PostgreSQL only: run by the postgres tier, skipped by the SQLite tiers. */
 export const postgresOnly = ['\\.pg\\.e2e-spec\\.ts$', '\\.pg-contract\\.spec\\.ts$'];
