@@ -1,17 +1,20 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { EventSourcingModule, type StoreOptions } from '@nest-es/core';
+import { EventSourcingModule, type ProcessingOptions, type StoreOptions } from '@nest-es/core';
 import { SHOP_PROVIDERS } from './shop.domain.js';
 
-/** The shop of `shop.domain.ts` on the framework, with fast polling for tests. */
-export async function createShopApp(store: StoreOptions, options: { http?: boolean; syncTimeoutMs?: number } = {}): Promise<INestApplication> {
+/** The shop of `shop.domain.ts` on the framework, with fast polling for tests (`processing` overrides it). */
+export async function createShopApp(
+  store: StoreOptions,
+  options: { http?: boolean; syncTimeoutMs?: number; processing?: ProcessingOptions } = {},
+): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
     imports: [
       EventSourcingModule.forRoot({
         store,
         http: options.http ?? false,
         syncTimeoutMs: options.syncTimeoutMs,
-        processing: { pollIntervalMs: 50, timerPollIntervalMs: 20 },
+        processing: { pollIntervalMs: 50, timerPollIntervalMs: 20, ...options.processing },
       }),
     ],
     providers: SHOP_PROVIDERS,

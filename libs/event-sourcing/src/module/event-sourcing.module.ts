@@ -36,6 +36,10 @@ import { Snapshotter } from '../snapshot/snapshotter.js';
 import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
 import { DEAD_LETTER_STORE } from '../store/dead-letter-store.js';
 import { TIMER_STORE } from '../store/timer-store.js';
+import { WAKE_CHANNEL } from '../store/wake-channel.js';
+import { PostgresWakeChannel } from '../store/typeorm/postgres-wake-channel.js';
+import { PostgresSqlClient, sqlClientFor } from '../store/typeorm/sql-client.js';
+import { CrossInstanceWakeups } from '../runtime/cross-instance-wakeups.js';
 import { TypeOrmCheckpointStore } from '../store/typeorm/typeorm-checkpoint-store.js';
 import { TypeOrmTimerStore } from '../store/typeorm/typeorm-timer-store.js';
 import { EVENT_STORE } from '../store/event-store.js';
@@ -69,6 +73,14 @@ const runtimeProviders: Provider[] = [
   { provide: CHECKPOINT_STORE, useFactory: (ds: DataSource) => new TypeOrmCheckpointStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   { provide: TIMER_STORE, useFactory: (ds: DataSource) => new TypeOrmTimerStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   {
+    provide: WAKE_CHANNEL,
+    useFactory: (ds: DataSource) => {
+      const sql = sqlClientFor(ds);
+      return sql instanceof PostgresSqlClient ? new PostgresWakeChannel(sql.pool) : null;
+    },
+    inject: [EVENT_SOURCING_DATA_SOURCE],
+  },
+  {
     provide: AGGREGATE_SCHEDULER_SUPPLIER,
     useFactory: (options: EventSourcingModuleOptions) => new DefaultAggregateSchedulerSupplier('event-sourcing', options.schedulerParallelism ?? DEFAULT_PARALLELISM),
     inject: [EVENT_SOURCING_OPTIONS],
@@ -83,6 +95,7 @@ const runtimeProviders: Provider[] = [
   AggregateExplorer,
   SubscriberExplorer,
   EventNotifier,
+  CrossInstanceWakeups,
   MetricsService,
   EventProcessor,
   EventDeadLetterRetrier,

@@ -13,6 +13,7 @@ export class EventNotifier {
   private appendWaiters = new Set<Wake>();
   private checkpointWaiters = new Set<Wake>();
   private readonly appendListeners = new Set<(events: readonly StoredEvent[]) => void>();
+  private readonly checkpointListeners = new Set<() => void>();
 
   /** Called by every append site right after its append committed, with the events it stored. */
   appended(events: readonly StoredEvent[]): void {
@@ -21,8 +22,15 @@ export class EventNotifier {
     this.wakeAll('appendWaiters');
   }
 
+  /** Called when a subscriber of this process moved its checkpoint. */
   checkpointed(): void {
+    for (const listener of this.checkpointListeners) listener();
     this.wakeAll('checkpointWaiters');
+  }
+
+  /** Another instance appended or checkpointed: wakes the waiters of this process only. */
+  wokenFromElsewhere(kind: 'append' | 'checkpoint'): void {
+    this.wakeAll(kind === 'append' ? 'appendWaiters' : 'checkpointWaiters');
   }
 
   /** Resolves on the next append, or after `ms` (the polling backstop), or when `abort` fires. */
@@ -38,6 +46,12 @@ export class EventNotifier {
   onAppend(listener: (events: readonly StoredEvent[]) => void): () => void {
     this.appendListeners.add(listener);
     return () => this.appendListeners.delete(listener);
+  }
+
+  /** Calls `listener` whenever a subscriber of this process checkpointed; it must not throw. */
+  onCheckpoint(listener: () => void): () => void {
+    this.checkpointListeners.add(listener);
+    return () => this.checkpointListeners.delete(listener);
   }
 
   private wait(waiters: Set<Wake>, ms: number, abort?: AbortSignal): Promise<void> {

@@ -7,3 +7,4 @@ export * from './typeorm/index.js';
 export * from './checkpoint-store.js';
 export * from './timer-store.js';
 export * from './upcasting-event-store.js';
+export * from './wake-channel.js';

@@ -7,3 +7,4 @@ export * from './typeorm-snapshot-store.js';
 export * from './typeorm-dead-letter-store.js';
 export * from './typeorm-checkpoint-store.js';
 export * from './typeorm-timer-store.js';
+export * from './postgres-wake-channel.js';

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import pg from 'pg';
+import type { WakeChannel, WakeKind } from '../wake-channel.js';
+
+/** The channel is per schema, like the store: instances on other schemas of the database are not woken. */
+const CHANNEL_SQL = `SELECT 'es_wake_' || current_schema() AS channel`;
+const NOTIFY_SQL = `SELECT pg_notify('es_wake_' || current_schema(), $1)`;
+const RECONNECT_MS = 1_000;
+
+/**
+ * Wake-ups over PostgreSQL's LISTEN/NOTIFY. One dedicated connection listens (a pooled one would
+ * be handed to other queries); announcements go through the pool and are coalesced: while one is in
+ * flight, any number of further ones become a single follow-up, so a busy instance adds at most one
+ * NOTIFY per round trip, not one per append. A payload carries the sender's id so it skips its own.
+ */
+export class PostgresWakeChannel implements WakeChannel {
+  private readonly logger = new Logger('PostgresWakeChannel');
+  private readonly id = randomUUID();
+  private listener?: pg.Client;
+  private closed = false;
+  private reconnect?: NodeJS.Timeout;
+  private readonly inFlight = new Map<WakeKind, boolean>();
+  private readonly again = new Set<WakeKind>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async listen(onWake: (kind: WakeKind) => void): Promise<void> {
+    this.closed = false;
+    await this.connect(onWake).catch((error: Error) => {
+      this.logger.warn(`not listening for other instances yet (${error.message}); polling covers meanwhile`);
+      this.scheduleReconnect(onWake);
+    });
+  }
+
+  announce(kind: WakeKind): void {
+    if (this.closed) return;
+    if (this.inFlight.get(kind)) {
+      this.again.add(kind);
+      return;
+    }
+    this.inFlight.set(kind, true);
+    this.pool
+      .query(NOTIFY_SQL, [`${kind}:${this.id}`])
+      .catch((error: Error) => this.logger.debug(`wake-up not sent: ${error.message}`))
+      .finally(() => {
+        this.inFlight.set(kind, false);
+        if (this.again.delete(kind)) this.announce(kind);
+      });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnect);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+  }
+
+  private async connect(onWake: (kind: WakeKind) => void): Promise<void> {
+    // The pool's settings carry the connection string and the search_path that selects the schema.
+    const client = new pg.Client(this.pool.options);
+    client.on('error', (error) => this.logger.warn(`wake-up listener lost (${error.message}); polling covers until it is back`));
+    client.on('end', () => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      this.scheduleReconnect(onWake);
+    });
+    client.on('notification', ({ payload }) => {
+      const [kind, sender] = (payload ?? '').split(':');
+      if (sender !== this.id && (kind === 'append' || kind === 'checkpoint')) onWake(kind);
+    });
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ channel: string }>(CHANNEL_SQL);
+      await client.query(`LISTEN ${client.escapeIdentifier(rows[0].channel)}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) await client.end();
+    else this.listener = client;
+  }
+
+  private scheduleReconnect(onWake: (kind: WakeKind) => void): void {
+    if (this.closed) return;
+    this.reconnect = setTimeout(() => {
+      this.connect(onWake).catch((error: Error) => {
+        this.logger.warn(`wake-up listener not reconnected (${error.message}); trying again`);
+        this.scheduleReconnect(onWake);
+      });
+    }, RECONNECT_MS);
+  }
+}

@@ -1,0 +1,47 @@
+import type { INestApplication } from '@nestjs/common';
+import { CommandGateway, SyncMode } from '@nest-es/core';
+import { createShopApp } from './support/shop-app.js';
+import { PlaceOrder, ShopReadModel } from './support/shop.domain.js';
+import { createTestStore, type TestStore } from './support/test-store.js';
+
+/**
+ * Commands on one instance, subscribers on another, with a polling backstop far longer than the
+ * sync timeout: only PostgreSQL's LISTEN/NOTIFY can wake the other instance in time.
+ */
+describe('wake-ups between instances on PostgreSQL', () => {
+  let store: TestStore;
+  let writer: INestApplication;
+  let worker: INestApplication;
+  let gateway: CommandGateway;
+
+  beforeAll(async () => {
+    store = await createTestStore();
+    writer = await createShopApp(store.options, { syncTimeoutMs: 3_000, processing: { enabled: false } });
+    worker = await createShopApp(store.options, { processing: { pollIntervalMs: 60_000 } });
+    gateway = writer.get(CommandGateway);
+  });
+
+  afterAll(async () => {
+    await writer?.close();
+    await worker?.close();
+    await store?.cleanup();
+  });
+
+  it('SIMPLE returns once the projector of the other instance shows the command', async () => {
+    await gateway.send(new PlaceOrder('w1', 'apple', 2), { syncMode: SyncMode.SIMPLE });
+    expect(await worker.get(ShopReadModel).order('w1')).toEqual({ status: 'placed', projections: 1 });
+  });
+
+  it('CASCADE returns once the saga of the other instance and what it caused are stored and projected', async () => {
+    await gateway.send(new PlaceOrder('w2', 'pear', 3), { syncMode: SyncMode.CASCADE, correlationId: 'flow-w2' });
+    expect(await worker.get(ShopReadModel).reserved('pear')).toBe(3);
+  });
+
+  it('wakes the other instance for every command of a run, not only the first', async () => {
+    const view = worker.get(ShopReadModel);
+    for (let i = 0; i < 20; i++) {
+      await gateway.send(new PlaceOrder(`w3-${i}`, 'fig', 1), { syncMode: SyncMode.SIMPLE });
+      expect(await view.order(`w3-${i}`)).toEqual({ status: 'placed', projections: 1 });
+    }
+  });
+});
