@@ -85,6 +85,16 @@ describe('MANUAL merge and the dead-letter routes', () => {
     expect(await events('doc1')).toHaveLength(2);
   });
 
+  it('does not mark a parked command retried when its Command-Id was since used by a different command', async () => {
+    const id = await park('doc3', { 'Command-Id': 'taken-id' });
+    expect((await edit('doc3', 'another edit', 1, { 'Command-Id': 'taken-id' })).status).toBe(200);
+    const retried = await http.post(`/dead-letters/${id}/retry`).send({ expectedSequence: 2 });
+    expect(retried.status).toBe(409);
+    expect(retried.body).toMatchObject({ code: 'ALREADY_EXISTS', commandId: 'taken-id' });
+    expect((await http.get(`/dead-letters/${id}`)).body.status).toBe('pending');
+    expect((await events('doc3')).map((event: { payload: { text: string } }) => event.payload.text)).toEqual(['first', 'another edit']);
+  });
+
   it('discards with a reason, once', async () => {
     const id = await park('doc2');
     const discarded = await http.post(`/dead-letters/${id}/discard`).send({ reason: 'superseded by a later edit' });

@@ -1,6 +1,9 @@
+import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import request from 'supertest';
 import { CommandGateway, EventSourcingModule, EVENT_STORE, type EventStore } from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
+import { createMergeApp } from './support/merge-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
 async function boot(store: TestStore) {
@@ -45,5 +48,57 @@ describe('command idempotency by command id', () => {
     expect(racing.filter((result) => !result.duplicate)).toHaveLength(1);
     expect(await app.get<EventStore>(EVENT_STORE).streamSequence({ aggregateType: 'counter', aggregateId: 'idem' })).toBe(5);
     await app.close();
+  });
+});
+
+describe('a Command-Id is tied to its command', () => {
+  let store: TestStore;
+  let app: INestApplication;
+  let http: ReturnType<typeof request>;
+
+  beforeAll(async () => {
+    store = await createTestStore();
+    app = await createMergeApp(store.options);
+    http = request(app.getHttpServer());
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await store.cleanup();
+  });
+
+  const edit = (id: string, body: unknown, headers: Record<string, string | string[]>) => {
+    // An array value goes out as the header repeated, one line per value.
+    return http
+      .post(`/commands/document/${id}/EditDocument`)
+      .set(headers as Record<string, string>)
+      .send(body as object);
+  };
+  const stored = async (id: string) => (await http.get(`/aggregates/document/${id}/events`)).body.events ?? [];
+
+  it('answers the same command again with its first result, whatever the key order of the body', async () => {
+    const first = await edit('fp1', { text: 'hello', documentId: 'fp1' }, { 'Command-Id': 'fp-a' });
+    const again = await edit('fp1', { documentId: 'fp1', text: 'hello' }, { 'Command-Id': 'fp-a' });
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.body).toEqual(first.body);
+    expect(await stored('fp1')).toHaveLength(1);
+  });
+
+  it('refuses the id with another payload: 409 ALREADY_EXISTS, nothing stored', async () => {
+    await edit('fp2', { text: 'original' }, { 'Command-Id': 'fp-b' }).expect(200);
+    const reused = await edit('fp2', { text: 'something else' }, { 'Command-Id': 'fp-b' });
+    expect(reused.status).toBe(409);
+    expect(reused.body).toMatchObject({ statusCode: 409, code: 'ALREADY_EXISTS', commandId: 'fp-b' });
+    expect(reused.body.message).toMatch(/already used on document\/fp2 for another command/);
+    expect(await stored('fp2')).toHaveLength(1);
+  });
+
+  it('refuses a Command-Id header given twice with 400, instead of reading "a, b" as one id', async () => {
+    const twice = await edit('fp3', { text: 'x' }, { 'Command-Id': ['one', 'two'] });
+    expect(twice.status).toBe(400);
+    expect(twice.body).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'header command-id was given 2 times; give it once' });
+    const correlation = await edit('fp3', { text: 'x' }, { 'Correlation-Id': ['one', 'two'] });
+    expect(correlation.status).toBe(400);
+    expect(await stored('fp3')).toHaveLength(0);
   });
 });

@@ -130,7 +130,7 @@ describe('poker over HTTP: the command contract and the error model', () => {
         () => send('erin', 'DepositFunds', { amount: 5 }, { 'Expected-Sequence': 'one' }),
         400,
         'INVALID_ARGUMENT',
-        /Expected-Sequence must be a whole number >= 0, got 'one'/,
+        /Expected-Sequence must be a whole number from 0 to 2147483647, got 'one'/,
       ],
       ['negative Expected-Sequence', () => send('erin', 'DepositFunds', { amount: 5 }, { 'Expected-Sequence': '-1' }), 400, 'INVALID_ARGUMENT', /got '-1'/],
       ['unknown Sync-Mode', () => send('erin', 'DepositFunds', { amount: 5 }, { 'Sync-Mode': 'eventually' }), 400, 'INVALID_ARGUMENT', /Sync-Mode must be async, simple or cascade, got 'eventually'/],
@@ -167,7 +167,7 @@ describe('poker over HTTP: the command contract and the error model', () => {
     expect((await http.get('/aggregates/casino/x/events')).status).toBe(404);
     const bad = await http.get('/aggregates/player/alice/events?afterSequence=abc');
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toMatch(/afterSequence must be a whole number >= 0, got 'abc'/);
+    expect(bad.body.message).toMatch(/afterSequence must be a whole number from 0 to 2147483647, given once; got 'abc'/);
   });
 
   it('serves Prometheus metrics with command counts by outcome', async () => {

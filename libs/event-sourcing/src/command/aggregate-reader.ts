@@ -4,10 +4,10 @@ import type { AggregateDefinition } from '../discovery/aggregate-definition.js';
 import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
 import { COMMAND_DISPATCHER } from '../module/tokens.js';
 import { AggregateDispatcher } from '../scheduling/index.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import { MAX_SEQUENCE, type StoredEvent } from '../store/event-envelope.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { AggregateLoader } from './aggregate-loader.js';
-import { validateId } from './command-validation.js';
+import { isSequence, validateId } from './command-validation.js';
 
 export interface AggregateSnapshotView {
   state: unknown;
@@ -35,8 +35,8 @@ export class AggregateReader {
 
   async events(aggregateType: string, aggregateId: string, afterSequence = 0): Promise<StoredEvent[]> {
     this.aggregate(aggregateType);
-    if (!Number.isSafeInteger(afterSequence) || afterSequence < 0) {
-      throw new InvalidArgumentError(`afterSequence must be a whole number >= 0, got ${afterSequence}`);
+    if (!isSequence(afterSequence)) {
+      throw new InvalidArgumentError(`afterSequence must be a whole number from 0 to ${MAX_SEQUENCE}, got ${afterSequence}`);
     }
     return this.store.readStream({ aggregateType, aggregateId: validateId('aggregate id', aggregateId) }, { afterSequence });
   }

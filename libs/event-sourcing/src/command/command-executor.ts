@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
-import { EventSourcingError, SequenceMismatchError } from '../errors/index.js';
+import { AlreadyExistsError, EventSourcingError, SequenceMismatchError } from '../errors/index.js';
 import { MergeResolver } from '../merge/merge-resolver.js';
 import type { MergeStrategyName } from '../merge/merge-strategy.js';
 import type { StreamId } from '../store/event-envelope.js';
@@ -22,6 +22,8 @@ export interface CommandEnvelope {
   commandId: string;
   /** Only caller-given ids are looked up for idempotency: a fresh uuid cannot repeat. */
   commandIdGiven: boolean;
+  /** With a caller-given id: what the command is, so a reuse of the id for another command is refused. */
+  fingerprint?: string;
   correlationId: string;
   causationId: string | null;
   expectedSequence?: number;
@@ -49,7 +51,7 @@ export class CommandExecutor {
     const { handler, stream } = envelope;
     if (envelope.commandIdGiven) {
       const record = await this.store.findCommand(stream, envelope.commandId);
-      if (record) return fromRecord(record);
+      if (record) return fromRecord(record, envelope);
     }
     const aggregate = handler.aggregate;
     const now = new Date();
@@ -91,13 +93,14 @@ export class CommandExecutor {
           metadata: eventMetadata(envelope),
           occurredAt: now,
           commandId: envelope.commandIdGiven ? envelope.commandId : undefined,
+          commandFingerprint: envelope.commandIdGiven ? envelope.fingerprint : undefined,
           snapshotState: decided.snapshotState,
         });
         return { ...stream, sequence: appended.sequence, events: appended.events, commandId: envelope.commandId, duplicate: false };
       } catch (error) {
         if (error instanceof DuplicateCommandError) {
           const record = await this.store.findCommand(stream, envelope.commandId);
-          if (record) return fromRecord(record);
+          if (record) return fromRecord(record, envelope);
         }
         if (!(error instanceof ConcurrencyError)) throw error;
         if (attempt >= MAX_CONFLICT_RETRIES) {
@@ -150,7 +153,16 @@ function eventMetadata(envelope: CommandEnvelope): EventMetadataInput {
   };
 }
 
-function fromRecord(record: CommandRecord): CommandResult {
+/** The first result again, if the record is of this command; a record of another command refuses it. */
+function fromRecord(record: CommandRecord, envelope: CommandEnvelope): CommandResult {
+  if (record.fingerprint !== null && envelope.fingerprint !== undefined && record.fingerprint !== envelope.fingerprint) {
+    const { stream, handler, commandId } = envelope;
+    throw new AlreadyExistsError(
+      `command id '${commandId}' was already used on ${stream.aggregateType}/${stream.aggregateId} for another command; ` +
+        `this ${handler.commandType} differs from it (type or payload): send it with a new command id`,
+      { commandId },
+    );
+  }
   return { ...record.stream, sequence: record.sequence, events: record.events, commandId: record.commandId, duplicate: true };
 }
 

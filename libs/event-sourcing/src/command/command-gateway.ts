@@ -11,6 +11,7 @@ import { COMMAND_DISPATCHER } from '../module/tokens.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
 import { SyncWaiter } from '../processing/sync-waiter.js';
 import { CommandExecutor } from './command-executor.js';
+import { commandFingerprint } from './command-fingerprint.js';
 import { validateCommand, validateId, validateSendOptions } from './command-validation.js';
 import { SyncMode, type CommandResult, type SendOptions } from './send-options.js';
 import { timeOrderedId } from './time-ordered-id.js';
@@ -72,6 +73,7 @@ export class CommandGateway {
     const aggregateId = resolveAggregateId(handler, command, options);
     await validateCommand(command);
     const commandId = options.commandId ?? timeOrderedId();
+    const fingerprint = options.commandId === undefined ? undefined : commandFingerprint(handler.commandType, command);
     const stream = { aggregateType: handler.aggregate.type, aggregateId };
     return this.dispatcher.dispatch(stream.aggregateType, aggregateId, () =>
       this.executor.execute({
@@ -80,6 +82,7 @@ export class CommandGateway {
         stream,
         commandId,
         commandIdGiven: options.commandId !== undefined,
+        fingerprint,
         correlationId: options.correlationId ?? commandId,
         causationId: options.causationId ?? null,
         expectedSequence: options.expectedSequence,

@@ -1,5 +1,7 @@
 import { validate, type ValidationError } from 'class-validator';
 import { InvalidArgumentError } from '../errors/index.js';
+import { MAX_SEQUENCE } from '../store/event-envelope.js';
+import { unstorableStringReason } from '../store/storable-value.js';
 import type { SendOptions } from './send-options.js';
 import { SyncMode } from './send-options.js';
 
@@ -26,13 +28,15 @@ export function validateId(what: string, value: unknown): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ID_LENGTH) {
     throw new InvalidArgumentError(`${what} must be a non-empty string of at most ${MAX_ID_LENGTH} characters, got ${describe(value)}`);
   }
+  const reason = unstorableStringReason(value);
+  if (reason !== null) throw new InvalidArgumentError(`${what} ${reason}`);
   return value;
 }
 
 export function validateSendOptions(options: SendOptions): void {
   const { expectedSequence, syncMode, mergeStrategy, syncTimeoutMs } = options;
-  if (expectedSequence !== undefined && (!Number.isSafeInteger(expectedSequence) || expectedSequence < 0)) {
-    throw new InvalidArgumentError(`expectedSequence must be a whole number >= 0, got ${describe(expectedSequence)}`);
+  if (expectedSequence !== undefined && !isSequence(expectedSequence)) {
+    throw new InvalidArgumentError(`expectedSequence must be a whole number from 0 to ${MAX_SEQUENCE}, got ${describe(expectedSequence)}`);
   }
   if (syncMode !== undefined && !Object.values(SyncMode).includes(syncMode)) {
     throw new InvalidArgumentError(`syncMode must be one of ${Object.values(SyncMode).join(', ')}, got ${describe(syncMode)}`);
@@ -46,6 +50,11 @@ export function validateSendOptions(options: SendOptions): void {
   for (const key of ['commandId', 'correlationId', 'causationId'] as const) {
     if (options[key] !== undefined) validateId(key, options[key]);
   }
+}
+
+/** A whole number an aggregate's sequence can be (0 = no events yet). */
+export function isSequence(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_SEQUENCE;
 }
 
 export function describe(value: unknown): string {

@@ -20,6 +20,8 @@ export interface DecidedAppend {
   occurredAt: Date;
   /** Recorded with the events, so a repeat is refused (DuplicateCommandError). */
   commandId?: string;
+  /** What the command was, recorded with `commandId` (see AppendRequest). */
+  commandFingerprint?: string;
   /** State the handler handed back for a snapshot (client-driven snapshots). */
   snapshotState?: unknown;
 }
@@ -47,7 +49,7 @@ export class EventAppender {
   async append(request: DecidedAppend): Promise<AppendedAggregate> {
     const { aggregate, stream, loaded, metadata, occurredAt } = request;
     const events = request.events.map((event, index) => toNewEvent(event, index === 0 ? metadata : { ...metadata, eventId: undefined }, occurredAt));
-    const appended = await this.store.append({ stream, expectedSequence: loaded.sequence, events, commandId: request.commandId });
+    const appended = await this.store.append({ stream, expectedSequence: loaded.sequence, events, commandId: request.commandId, commandFingerprint: request.commandFingerprint });
     const after = this.loader.advance(aggregate, stream, loaded, events, appended.sequence);
     this.notifier.appended(appended.events);
     await this.snapshotter.afterCommit(

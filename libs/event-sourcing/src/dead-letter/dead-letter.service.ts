@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { describe } from '../command/command-validation.js';
+import { describe, validateId } from '../command/command-validation.js';
+import { unstorableStringReason } from '../store/storable-value.js';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors/index.js';
 import { DEAD_LETTER_STORE, type DeadLetter, type DeadLetterKind, type DeadLetterStatus, type DeadLetterStore } from '../store/dead-letter-store.js';
 import { CommandDeadLetterRetrier } from './command-retrier.js';
@@ -64,7 +65,7 @@ export class DeadLetterService {
   }
 
   async get(id: string): Promise<DeadLetter> {
-    const letter = await this.store.get(id);
+    const letter = await this.store.get(validateId('dead letter id', id));
     if (!letter) throw new NotFoundError(`no dead letter with id '${id}'`);
     return letter;
   }
@@ -84,6 +85,8 @@ export class DeadLetterService {
   }
 
   async discard(id: string, reason?: string): Promise<DeadLetter> {
+    const unstorable = reason === undefined ? null : unstorableStringReason(reason);
+    if (unstorable !== null) throw new InvalidArgumentError(`reason ${unstorable}`);
     await this.pending(id);
     // Lost a race to another reviewer: answer as if it had been resolved before we looked.
     if (!(await this.store.resolve(id, 'discarded', reason))) await this.pending(id);

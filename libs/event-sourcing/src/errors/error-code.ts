@@ -7,6 +7,8 @@ export enum ErrorCode {
   ABORTED = 'ABORTED',
   SYNC_TIMEOUT = 'SYNC_TIMEOUT',
   UNAVAILABLE = 'UNAVAILABLE',
+  /** A Command-Id already recorded on the aggregate for a different command. */
+  ALREADY_EXISTS = 'ALREADY_EXISTS',
 }
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -17,4 +19,5 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.ABORTED]: 409,
   [ErrorCode.SYNC_TIMEOUT]: 504,
   [ErrorCode.UNAVAILABLE]: 503,
+  [ErrorCode.ALREADY_EXISTS]: 409,
 };

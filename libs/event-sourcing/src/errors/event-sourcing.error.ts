@@ -57,6 +57,13 @@ export class SyncTimeoutError extends EventSourcingError {
   }
 }
 
+/** The command id was recorded on this aggregate for another command (type or payload differ). */
+export class AlreadyExistsError extends EventSourcingError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(ErrorCode.ALREADY_EXISTS, message, details);
+  }
+}
+
 export class UnavailableError extends EventSourcingError {
   constructor(message: string) {
     super(ErrorCode.UNAVAILABLE, message);

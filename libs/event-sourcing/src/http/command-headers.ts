@@ -2,10 +2,15 @@ import { InvalidArgumentError } from '../errors/index.js';
 import { normalizeMergeStrategy } from '../merge/merge-strategy.js';
 import { parseSyncMode, type SendOptions } from '../command/send-options.js';
 import { describe } from '../command/command-validation.js';
+import { MAX_SEQUENCE } from '../store/event-envelope.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** Reads the command headers (Command-Id, Correlation-Id, Expected-Sequence, Sync-Mode, Merge-Strategy); values are case-insensitive, unknown ones refused. */
+/**
+ * Reads the command headers (Command-Id, Correlation-Id, Expected-Sequence, Sync-Mode, Merge-Strategy); values are case-insensitive, unknown ones refused.
+ * Pass the request's `headersDistinct`: Node joins a repeated header into one "a, b" string, which
+ * would pass for a single Command-Id; a header given twice is refused instead.
+ */
 export function sendOptionsFromHeaders(headers: Headers): SendOptions {
   const options: SendOptions = {};
   const commandId = single(headers, 'command-id');
@@ -14,8 +19,8 @@ export function sendOptionsFromHeaders(headers: Headers): SendOptions {
   if (correlationId !== undefined) options.correlationId = correlationId;
   const expected = single(headers, 'expected-sequence');
   if (expected !== undefined) {
-    if (!/^\d{1,15}$/.test(expected.trim())) {
-      throw new InvalidArgumentError(`Expected-Sequence must be a whole number >= 0, got ${describe(expected)}`);
+    if (!/^\d{1,10}$/.test(expected.trim()) || Number(expected.trim()) > MAX_SEQUENCE) {
+      throw new InvalidArgumentError(`Expected-Sequence must be a whole number from 0 to ${MAX_SEQUENCE}, got ${describe(expected)}`);
     }
     options.expectedSequence = Number(expected.trim());
   }
@@ -34,6 +39,7 @@ export function sendOptionsFromHeaders(headers: Headers): SendOptions {
 
 function single(headers: Headers, name: string): string | undefined {
   const value = headers[name];
-  if (Array.isArray(value)) throw new InvalidArgumentError(`header ${name} was given ${value.length} times; give it once`);
-  return value;
+  if (!Array.isArray(value)) return value;
+  if (value.length !== 1) throw new InvalidArgumentError(`header ${name} was given ${value.length} times; give it once`);
+  return value[0];
 }

@@ -1,4 +1,5 @@
-import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { plainToInstance } from 'class-transformer';
 import { AggregateReader } from '../command/aggregate-reader.js';
 import { CommandGateway } from '../command/command-gateway.js';
@@ -28,7 +29,7 @@ export class CommandController {
     @Param('aggregateId') aggregateId: string,
     @Param('commandType') commandType: string,
     @Body() body: unknown,
-    @Headers() headers: Record<string, string | string[] | undefined>,
+    @Req() request: Request,
   ): Promise<CommandResponse> {
     const aggregate = this.reader.aggregate(aggregateType);
     const handler = aggregate.commandHandlers.get(commandType);
@@ -40,7 +41,7 @@ export class CommandController {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new InvalidArgumentError(`the body of ${commandType} must be a JSON object`);
     }
-    const options = { ...sendOptionsFromHeaders(headers), aggregateId };
+    const options = { ...sendOptionsFromHeaders(request.headersDistinct), aggregateId };
     const command = plainToInstance(handler.commandClass, body) as object;
     const result = await this.gateway.send(command, options);
     return {

@@ -34,6 +34,9 @@ export interface StoredEvent<P = unknown> {
   occurredAt: Date;
 }
 
+/** The highest sequence an aggregate can reach: sequences are 32-bit integers in the stores' schemas. */
+export const MAX_SEQUENCE = 2_147_483_647;
+
 export interface StreamId {
   aggregateType: string;
   aggregateId: string;

@@ -95,6 +95,38 @@ describe(`EventStore contract (${process.env.ES_TEST_DB})`, () => {
     expect((await store.readStream(stream)).map((e) => e.payload)).toEqual([null, null]);
   });
 
+  it('refuses a payload it could not read back as written, naming the field, and stores nothing of the request', async () => {
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    const deep = JSON.parse(`${'{"a":'.repeat(100)}1${'}'.repeat(100)}`) as unknown;
+    const cases: [unknown, string][] = [
+      [{ balance: Infinity }, 'Odd.balance'],
+      [{ nested: { list: [1, -Infinity] } }, 'Odd.nested.list[1]'],
+      [{ amount: Number.NaN }, 'Odd.amount'],
+      [{ big: 10n }, 'Odd.big'],
+      [{ note: 'nul \u0000 inside' }, 'Odd.note'],
+      [{ note: 'lone \ud800 surrogate' }, 'Odd.note'],
+      [{ ['key\u0000']: 1 }, 'Odd."key\\u0000"'],
+      [{ seen: new Set([1]) }, 'Odd.seen'],
+      [cyclic, 'Odd.self'],
+      [deep, 'Odd' + '.a'.repeat(64)],
+    ];
+    const stream = newStream();
+    for (const [payload, field] of cases) {
+      const error = await store.append({ stream, expectedSequence: 0, events: [deposited(1), event('Odd', payload)] }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field } });
+    }
+    const metadataError = await store
+      .append({ stream, expectedSequence: 0, events: [event('Fine', {}, { tag: Infinity })] })
+      .catch((e: unknown) => e);
+    expect(metadataError).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'Fine metadata.tag' } });
+    expect(await store.streamSequence(stream)).toBe(0);
+    // Emoji (surrogate pairs), other control characters and Dates are fine.
+    const fine = await store.append({ stream, expectedSequence: 0, events: [event('Fine', { text: '🂡 \u0001', at: new Date(0) })] });
+    expect((await store.readStream(stream))[0].payload).toEqual({ text: '🂡 \u0001', at: '1970-01-01T00:00:00.000Z' });
+    expect(fine.sequence).toBe(1);
+  });
+
   it('appends all events of a request or none', async () => {
     const stream = newStream();
     const reused = randomUUID();
@@ -261,7 +293,13 @@ describe(`EventStore contract (${process.env.ES_TEST_DB})`, () => {
   it('refuses a repeated command id with DuplicateCommandError and finds what the first one appended', async () => {
     const stream = newStream();
     await store.append({ stream, expectedSequence: 0, events: [deposited(1)] });
-    const first = await store.append({ stream, expectedSequence: 1, events: [deposited(2), deposited(3)], commandId: 'cmd-1' });
+    const first = await store.append({
+      stream,
+      expectedSequence: 1,
+      events: [deposited(2), deposited(3)],
+      commandId: 'cmd-1',
+      commandFingerprint: 'print-1',
+    });
 
     // Also when the retry carries a stale expected sequence: the repeat is the answer, not the conflict.
     for (const expectedSequence of [1, 3]) {
@@ -277,6 +315,7 @@ describe(`EventStore contract (${process.env.ES_TEST_DB})`, () => {
       stream,
       sequence: 3,
       events: first.events,
+      fingerprint: 'print-1',
     });
     expect(await store.findCommand(stream, 'cmd-unknown')).toBeNull();
     expect(await store.findCommand(newStream(), 'cmd-1')).toBeNull();
@@ -290,7 +329,7 @@ describe(`EventStore contract (${process.env.ES_TEST_DB})`, () => {
     const result = await store.append({ stream, expectedSequence: 1, events: [], commandId: 'noop' });
 
     expect(result).toEqual({ stream, sequence: 1, events: [] });
-    expect(await store.findCommand(stream, 'noop')).toEqual({ commandId: 'noop', stream, sequence: 1, events: [] });
+    expect(await store.findCommand(stream, 'noop')).toEqual({ commandId: 'noop', stream, sequence: 1, events: [], fingerprint: null });
     await expect(store.append({ stream, expectedSequence: 1, events: [], commandId: 'noop' })).rejects.toBeInstanceOf(
       DuplicateCommandError,
     );

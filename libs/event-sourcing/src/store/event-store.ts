@@ -7,6 +7,8 @@ export interface AppendRequest {
   events: NewEvent[];
   /** Recorded with the events in one transaction; a repeat of it is refused with DuplicateCommandError. */
   commandId?: string;
+  /** What the command was (type and payload, hashed), kept with `commandId` so a repeat can be told from a reuse. */
+  commandFingerprint?: string;
 }
 
 export interface AppendResult {
@@ -23,6 +25,8 @@ export interface CommandRecord {
   /** Sequence of the stream right after the command (= before it when it appended nothing). */
   sequence: number;
   events: StoredEvent[];
+  /** The fingerprint the command was recorded with (null: recorded without one). */
+  fingerprint: string | null;
 }
 
 export interface ReadStreamOptions {

@@ -20,6 +20,7 @@ export interface PlannedEvent {
 export interface PlannedCommand {
   stream: StreamId;
   commandId: string;
+  fingerprint: string | null;
   sequenceBefore: number;
   sequenceAfter: number;
 }
@@ -61,7 +62,13 @@ export class AppendPlan {
       sequences.set(key, after);
       if (commandId !== undefined) {
         commands.add(commandKey(stream, commandId));
-        this.commands.push({ stream, commandId, sequenceBefore: sequence, sequenceAfter: after });
+        this.commands.push({
+          stream,
+          commandId,
+          fingerprint: request.commandFingerprint ?? null,
+          sequenceBefore: sequence,
+          sequenceAfter: after,
+        });
       }
       this.decisions.push({ request, firstEvent: this.events.length });
       const now = new Date();

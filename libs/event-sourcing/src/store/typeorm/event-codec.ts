@@ -1,8 +1,5 @@
 import type { EventMetadata, StoredEvent } from '../event-envelope.js';
 
-/** Sequences are 32-bit integers in the schema; the bound of an open-ended sequence range. */
-export const MAX_SEQUENCE = 2_147_483_647;
-
 export const EVENT_COLUMNS =
   'position, aggregate_type, aggregate_id, sequence, event_type, schema_version, payload, metadata, occurred_at, ' +
   'event_id, command_id, correlation_id, causation_id, external_id';

@@ -108,6 +108,7 @@ export class PostgresAppendWriter implements AppendWriter {
       aggregate_type: command.stream.aggregateType,
       aggregate_id: command.stream.aggregateId,
       command_id: command.commandId,
+      fingerprint: command.fingerprint,
       sequence_before: command.sequenceBefore,
       sequence_after: command.sequenceAfter,
     }));

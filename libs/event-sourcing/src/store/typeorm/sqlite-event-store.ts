@@ -29,8 +29,8 @@ export class SqliteAppendWriter implements AppendWriter {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertCommand = db.prepare(
-      `INSERT INTO es_commands (aggregate_type, aggregate_id, command_id, sequence_before, sequence_after, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO es_commands (aggregate_type, aggregate_id, command_id, sequence_before, sequence_after, created_at, fingerprint)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.transaction = db.transaction((requests: readonly AppendRequest[]) => this.writeInTransaction(requests));
   }
@@ -85,6 +85,7 @@ export class SqliteAppendWriter implements AppendWriter {
         command.sequenceBefore,
         command.sequenceAfter,
         now,
+        command.fingerprint,
       );
     }
     return plan.outcomes(positions);

@@ -9,8 +9,10 @@ import type {
   ReadStreamOptions,
   StreamIdsOptions,
 } from '../event-store.js';
+import { assertStorable } from '../storable-value.js';
 import { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from '../store-errors.js';
-import { decodeEvent, EVENT_COLUMNS, MAX_SEQUENCE, STREAM_SEQUENCE_SQL, type EventRow } from './event-codec.js';
+import { MAX_SEQUENCE } from '../event-envelope.js';
+import { decodeEvent, EVENT_COLUMNS, STREAM_SEQUENCE_SQL, type EventRow } from './event-codec.js';
 import { GroupCommit, type AppendFault, type AppendWriter } from './group-commit.js';
 import { PostgresAppendWriter } from './postgres-event-store.js';
 import { ensureSchema } from './schema/migrate.js';
@@ -40,7 +42,7 @@ const STREAM_IDS_SQL = `WITH RECURSIVE ids(aggregate_id, n) AS (
   )
   SELECT aggregate_id FROM ids WHERE aggregate_id IS NOT NULL ORDER BY n`;
 const HEAD_POSITION_SQL = 'SELECT coalesce(max(position), 0) AS head FROM es_events';
-const FIND_COMMAND_SQL = `SELECT sequence_before, sequence_after FROM es_commands
+const FIND_COMMAND_SQL = `SELECT sequence_before, sequence_after, fingerprint FROM es_commands
   WHERE aggregate_type = ? AND aggregate_id = ? AND command_id = ?`;
 const FIND_BY_EXTERNAL_ID_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events
   WHERE aggregate_type = ? AND aggregate_id = ? AND external_id = ?`;
@@ -76,7 +78,12 @@ export class TypeOrmEventStore implements EventStore {
     return new TypeOrmEventStore(sql, writer, maxBatchSize);
   }
 
-  append(request: AppendRequest): Promise<AppendResult> {
+  async append(request: AppendRequest): Promise<AppendResult> {
+    // Checked before the batch: a value the database cannot hold fails this append alone, with a coded error.
+    for (const event of request.events) {
+      assertStorable(event.payload, event.type);
+      assertStorable(event.metadata, `${event.type} metadata`);
+    }
     return this.commits.append(request);
   }
 
@@ -122,7 +129,7 @@ export class TypeOrmEventStore implements EventStore {
   }
 
   async findCommand(stream: StreamId, commandId: string): Promise<CommandRecord | null> {
-    const [row] = await this.sql.all<{ sequence_before: number; sequence_after: number }>(FIND_COMMAND_SQL, [
+    const [row] = await this.sql.all<{ sequence_before: number; sequence_after: number; fingerprint: string | null }>(FIND_COMMAND_SQL, [
       stream.aggregateType,
       stream.aggregateId,
       commandId,
@@ -132,7 +139,7 @@ export class TypeOrmEventStore implements EventStore {
       row.sequence_after === row.sequence_before
         ? []
         : await this.readStream(stream, { afterSequence: row.sequence_before, toSequence: row.sequence_after });
-    return { commandId, stream, sequence: row.sequence_after, events };
+    return { commandId, stream, sequence: row.sequence_after, events, fingerprint: row.fingerprint };
   }
 
   async findByExternalId(stream: StreamId, externalId: string): Promise<StoredEvent | null> {

@@ -88,4 +88,10 @@ export const sqliteMigrations: Migration[] = [
       `CREATE INDEX es_timers_owner_idx ON es_timers (owner, correlation_id, name)`,
     ],
   },
+  {
+    version: 3,
+    name: 'command fingerprints',
+    // NULL for commands recorded before: they are not checked against a repeat.
+    statements: [`ALTER TABLE es_commands ADD COLUMN fingerprint TEXT`],
+  },
 ];
