@@ -1,2 +1,3 @@
 export * from './error-code.js';
 export * from './event-sourcing.error.js';
+export * from './missing-peer-dependency.error.js';

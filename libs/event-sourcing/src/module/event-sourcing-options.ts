@@ -40,6 +40,11 @@ export interface ProcessingOptions {
 export interface EventSourcingModuleStaticOptions {
   /** Mount the framework's HTTP controllers (commands, aggregates, dead letters, health, metrics). Default false. */
   http?: boolean;
+  /**
+   * Prometheus metrics (needs the prom-client package), served at `GET /metrics` with `http`.
+   * Default: on with `http`, off without.
+   */
+  metrics?: boolean;
 }
 
 export const EVENT_SOURCING_OPTIONS = Symbol('EVENT_SOURCING_OPTIONS');

@@ -17,7 +17,7 @@ import { DeadLetterController } from '../http/dead-letter.controller.js';
 import { EventSourcingExceptionFilter } from '../http/event-sourcing-exception.filter.js';
 import { HealthController } from '../http/health.controller.js';
 import { MetricsController } from '../http/metrics.controller.js';
-import { MetricsService } from '../runtime/metrics.service.js';
+import { createPrometheusMetrics, MetricsService, NoopMetricsService } from '../runtime/metrics.service.js';
 import { MergeInterceptors } from '../merge/merge-interceptors.js';
 import { MergeResolver } from '../merge/merge-resolver.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
@@ -76,7 +76,7 @@ const runtimeProviders: Provider[] = [
     provide: WAKE_CHANNEL,
     useFactory: (ds: DataSource) => {
       const sql = sqlClientFor(ds);
-      return sql instanceof PostgresSqlClient ? new PostgresWakeChannel(sql.pool) : null;
+      return sql instanceof PostgresSqlClient ? new PostgresWakeChannel(sql.pool, sql.driver.Client) : null;
     },
     inject: [EVENT_SOURCING_DATA_SOURCE],
   },
@@ -96,7 +96,6 @@ const runtimeProviders: Provider[] = [
   SubscriberExplorer,
   EventNotifier,
   CrossInstanceWakeups,
-  MetricsService,
   EventProcessor,
   EventDeadLetterRetrier,
   EmissionSender,
@@ -155,6 +154,10 @@ export class EventSourcingModule {
 
   private static build(staticOptions: EventSourcingModuleStaticOptions, optionsProviders: Provider[], imports: ModuleMetadata['imports']): DynamicModule {
     const http = staticOptions.http === true;
+    const metrics = staticOptions.metrics ?? http;
+    const metricsProvider: Provider = metrics
+      ? { provide: MetricsService, useFactory: createPrometheusMetrics, inject: [EventSourcingRegistry, EVENT_STORE, CHECKPOINT_STORE] }
+      : { provide: MetricsService, useClass: NoopMetricsService };
     return {
       module: EventSourcingModule,
       global: true,
@@ -162,9 +165,10 @@ export class EventSourcingModule {
       providers: [
         ...optionsProviders,
         ...runtimeProviders,
+        metricsProvider,
         ...(http ? [{ provide: APP_FILTER, useClass: EventSourcingExceptionFilter }] : []),
       ],
-      controllers: http ? [CommandController, AggregateController, DeadLetterController, HealthController, MetricsController] : [],
+      controllers: http ? [CommandController, AggregateController, DeadLetterController, HealthController, ...(metrics ? [MetricsController] : [])] : [],
       exports: exported,
     };
   }

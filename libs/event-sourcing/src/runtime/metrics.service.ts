@@ -1,56 +1,37 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
-import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
-import { EVENT_STORE, type EventStore } from '../store/event-store.js';
+import { Injectable } from '@nestjs/common';
+import type { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
+import { isPackageNotFound, MissingPeerDependencyError } from '../errors/index.js';
+import type { CheckpointStore } from '../store/checkpoint-store.js';
+import type { EventStore } from '../store/event-store.js';
 
 /**
- * Prometheus metrics of the framework, on a registry of its own (several apps in one process,
- * as in tests, must not collide on the global one).
+ * What the framework measures (commands by outcome and latency, subscriber lag), and the text of
+ * `GET /metrics`. Without metrics turned on it is {@link NoopMetricsService}, so prom-client is
+ * needed only by applications that want metrics.
  */
+export abstract class MetricsService {
+  abstract recordCommand(aggregateType: string, commandType: string, outcome: string, seconds: number): void;
+  /** The Prometheus text format. */
+  abstract text(): Promise<string>;
+}
+
+/** Metrics turned off: nothing is recorded. */
 @Injectable()
-export class MetricsService {
-  readonly registry = new Registry();
-  private readonly commands = new Counter({
-    name: 'es_commands_total',
-    help: 'Commands handled, by aggregate type, command type and outcome (ok or the error code)',
-    labelNames: ['aggregate_type', 'command_type', 'outcome'],
-    registers: [this.registry],
-  });
-  private readonly duration = new Histogram({
-    name: 'es_command_duration_seconds',
-    help: 'Time from send to stored (and synced, for sync modes)',
-    labelNames: ['aggregate_type'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
-    registers: [this.registry],
-  });
-
-  constructor(
-    private readonly definitions: EventSourcingRegistry,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
-  ) {
-    new Gauge({
-      name: 'es_subscriber_lag_events',
-      help: 'Store head position minus the subscriber checkpoint (read at scrape time)',
-      labelNames: ['subscriber', 'kind'],
-      registers: [this.registry],
-      collect: async function (this: Gauge) {
-        this.reset();
-        const [head, positions] = await Promise.all([store.headPosition(), checkpoints.loadAll()]);
-        for (const subscriber of definitions.subscribers.values()) {
-          this.set({ subscriber: subscriber.name, kind: subscriber.kind }, Math.max(0, head - (positions.get(subscriber.name) ?? 0)));
-        }
-      },
-    });
-  }
-
-  recordCommand(aggregateType: string, commandType: string, outcome: string, seconds: number): void {
-    this.commands.inc({ aggregate_type: aggregateType, command_type: commandType, outcome });
-    this.duration.observe({ aggregate_type: aggregateType }, seconds);
-  }
+export class NoopMetricsService extends MetricsService {
+  recordCommand(): void {}
 
   text(): Promise<string> {
-    return this.registry.metrics();
+    return Promise.resolve('');
+  }
+}
+
+/** Loads the prom-client implementation (prom-client is an optional peer dependency). */
+export async function createPrometheusMetrics(definitions: EventSourcingRegistry, store: EventStore, checkpoints: CheckpointStore): Promise<MetricsService> {
+  try {
+    const { PrometheusMetricsService } = await import('./prometheus-metrics.service.js');
+    return new PrometheusMetricsService(definitions, store, checkpoints);
+  } catch (error) {
+    if (isPackageNotFound(error, 'prom-client')) throw new MissingPeerDependencyError('prom-client', 'Prometheus metrics (turn them off with metrics: false)', { cause: error });
+    throw error;
   }
 }

@@ -44,7 +44,10 @@ interface AssumedState {
  * was written and the statement returned the actual state: the batch is planned on it and sent again.
  */
 export class PostgresAppendWriter implements AppendWriter {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly types: pg.CustomTypesConfig,
+  ) {}
 
   async write(requests: readonly AppendRequest[]): Promise<AppendOutcome[]> {
     const streams = new Map<string, StreamId>();
@@ -122,7 +125,7 @@ export class PostgresAppendWriter implements AppendWriter {
         commands.map((request) => request.commandId),
         JSON.stringify(events),
         JSON.stringify(commandRows),
-      ]),
+      ], this.types),
     );
     return rows;
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import pg from 'pg';
+import type pg from 'pg';
 import type { WakeChannel, WakeKind } from '../wake-channel.js';
 
 /** The channel is per schema, like the store: instances on other schemas of the database are not woken. */
@@ -23,7 +23,11 @@ export class PostgresWakeChannel implements WakeChannel {
   private readonly inFlight = new Map<WakeKind, boolean>();
   private readonly again = new Set<WakeKind>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** pg's Client class, from the module TypeORM loaded (pg is an optional peer). */
+    private readonly Client: typeof pg.Client,
+  ) {}
 
   async listen(onWake: (kind: WakeKind) => void): Promise<void> {
     this.closed = false;
@@ -59,7 +63,7 @@ export class PostgresWakeChannel implements WakeChannel {
 
   private async connect(onWake: (kind: WakeKind) => void): Promise<void> {
     // The pool's settings carry the connection string and the search_path that selects the schema.
-    const client = new pg.Client(this.pool.options);
+    const client = new this.Client(this.pool.options);
     client.on('error', (error) => this.logger.warn(`wake-up listener lost (${error.message}); polling covers until it is back`));
     client.on('end', () => {
       if (this.listener !== client) return;

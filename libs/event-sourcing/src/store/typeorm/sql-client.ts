@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DataSource } from 'typeorm';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -30,11 +30,11 @@ export interface SqlClient {
 
 export function sqlClientFor(dataSource: DataSource): SqliteSqlClient | PostgresSqlClient {
   if (!dataSource.isInitialized) throw new Error('initialize the DataSource before creating a store on it');
-  // The handles TypeORM's drivers hold (typed any there): better-sqlite3's Database, pg's Pool.
-  const driver = dataSource.driver as unknown as { databaseConnection: BetterSqlite3.Database; master: pg.Pool };
+  // The handles TypeORM's drivers hold (typed any there): better-sqlite3's Database; pg's Pool and module.
+  const driver = dataSource.driver as unknown as { databaseConnection: BetterSqlite3.Database; master: pg.Pool; postgres: typeof pg };
   return dialectOf(dataSource) === 'sqlite'
     ? new SqliteSqlClient(driver.databaseConnection)
-    : new PostgresSqlClient(driver.master);
+    : new PostgresSqlClient(driver.master, driver.postgres);
 }
 
 /**
@@ -87,13 +87,15 @@ const JSON_OID = 114;
 const INT8_OID = 20;
 
 /** JSON stays text (parsed by the stores, as on SQLite); bigint positions fit a JS number. */
-const pgTypes: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-    if (oid === JSON_OID) return (value: string) => value;
-    if (oid === INT8_OID) return Number;
-    return pg.types.getTypeParser(oid, format);
-  }) as pg.CustomTypesConfig['getTypeParser'],
-};
+function storeTypes(driverTypes: typeof pg.types): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      if (oid === JSON_OID) return (value: string) => value;
+      if (oid === INT8_OID) return Number;
+      return driverTypes.getTypeParser(oid, format);
+    }) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
 
 /** `?` placeholders as PostgreSQL's `$1, $2, ...`. */
 export function numberPlaceholders(sql: string): string {
@@ -107,27 +109,36 @@ const preparedStatements = new Map<string, { name: string; text: string }>();
  * A named (server-side prepared) query for a SQL text written with `?` or `$n` placeholders.
  * Names are process-wide so that one pooled connection never sees a name reused for other SQL.
  */
-export function pgQuery(sql: string, values: readonly unknown[]): pg.QueryConfig {
+export function pgQuery(sql: string, values: readonly unknown[], types: pg.CustomTypesConfig): pg.QueryConfig {
   let prepared = preparedStatements.get(sql);
   if (prepared === undefined) {
     prepared = { name: `es_${preparedStatements.size + 1}`, text: numberPlaceholders(sql) };
     preparedStatements.set(sql, prepared);
   }
-  return { ...prepared, values: values as unknown[], types: pgTypes };
+  return { ...prepared, values: values as unknown[], types };
 }
 
 export class PostgresSqlClient implements SqlClient {
-  constructor(readonly pool: pg.Pool) {}
+  /** The store's type parsers, falling back to those of the pg module TypeORM loaded. */
+  readonly types: pg.CustomTypesConfig;
+
+  constructor(
+    readonly pool: pg.Pool,
+    /** The pg module TypeORM's driver loaded (pg is an optional peer: only PostgreSQL users have it). */
+    readonly driver: typeof pg,
+  ) {
+    this.types = storeTypes(driver.types);
+  }
 
   async all<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-    return (await this.pool.query(pgQuery(sql, params))).rows as R[];
+    return (await this.pool.query(pgQuery(sql, params, this.types))).rows as R[];
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<void> {
-    await this.pool.query(pgQuery(sql, params));
+    await this.pool.query(pgQuery(sql, params, this.types));
   }
 
   async count(sql: string, params: readonly unknown[] = []): Promise<number> {
-    return (await this.pool.query(pgQuery(sql, params))).rowCount ?? 0;
+    return (await this.pool.query(pgQuery(sql, params, this.types))).rowCount ?? 0;
   }
 }

@@ -1,4 +1,5 @@
-import { DataSource } from 'typeorm';
+import { DataSource, DriverPackageNotInstalledError, type DataSourceOptions } from 'typeorm';
+import { MissingPeerDependencyError } from '../../errors/index.js';
 
 /** Where the store lives: a database to open, or a DataSource the application already owns. */
 export type StoreOptions =
@@ -39,7 +40,7 @@ export function parseDatabaseUrl(url: string): StoreOptions {
 export function createDataSource(options: StoreOptions): DataSource {
   if ('dataSource' in options) return options.dataSource;
   if (options.type === 'sqlite') {
-    return new DataSource({
+    return withDriver('better-sqlite3', 'the SQLite store', {
       type: 'better-sqlite3',
       // TypeORM creates the parent folder of a file database when it connects.
       database: options.database,
@@ -55,7 +56,7 @@ export function createDataSource(options: StoreOptions): DataSource {
   if (schema !== undefined && !IDENTIFIER.test(schema)) {
     throw new Error(`PostgreSQL schema name ${JSON.stringify(schema)} must be a plain identifier ([A-Za-z_][A-Za-z0-9_]*)`);
   }
-  return new DataSource({
+  return withDriver('pg', 'the PostgreSQL store', {
     type: 'postgres',
     url,
     schema,
@@ -64,4 +65,14 @@ export function createDataSource(options: StoreOptions): DataSource {
     // (ensureSchema creates it and checks this).
     extra: schema === undefined ? undefined : { options: `-c search_path=${schema}` },
   });
+}
+
+/** TypeORM loads the driver package (an optional peer of ours) when the DataSource is created. */
+function withDriver(packageName: string, feature: string, options: DataSourceOptions): DataSource {
+  try {
+    return new DataSource(options);
+  } catch (error) {
+    if (error instanceof DriverPackageNotInstalledError) throw new MissingPeerDependencyError(packageName, feature, { cause: error });
+    throw error;
+  }
 }

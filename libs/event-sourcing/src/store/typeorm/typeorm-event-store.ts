@@ -74,7 +74,7 @@ export class TypeOrmEventStore implements EventStore {
     }
     await ensureSchema(dataSource);
     const sql = sqlClientFor(dataSource);
-    const writer = sql instanceof SqliteSqlClient ? new SqliteAppendWriter(sql.db) : new PostgresAppendWriter(sql.pool);
+    const writer = sql instanceof SqliteSqlClient ? new SqliteAppendWriter(sql.db) : new PostgresAppendWriter(sql.pool, sql.types);
     return new TypeOrmEventStore(sql, writer, maxBatchSize);
   }
 

@@ -1,0 +1,53 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
+import type { CheckpointStore } from '../store/checkpoint-store.js';
+import type { EventStore } from '../store/event-store.js';
+import { MetricsService } from './metrics.service.js';
+
+/**
+ * Prometheus metrics of the framework, on a registry of its own (several apps in one process,
+ * as in tests, must not collide on the global one). Loaded only through createPrometheusMetrics:
+ * importing this file loads prom-client.
+ */
+export class PrometheusMetricsService extends MetricsService {
+  readonly registry = new Registry();
+  private readonly commands = new Counter({
+    name: 'es_commands_total',
+    help: 'Commands handled, by aggregate type, command type and outcome (ok or the error code)',
+    labelNames: ['aggregate_type', 'command_type', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: 'es_command_duration_seconds',
+    help: 'Time from send to stored (and synced, for sync modes)',
+    labelNames: ['aggregate_type'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+    registers: [this.registry],
+  });
+
+  constructor(definitions: EventSourcingRegistry, store: EventStore, checkpoints: CheckpointStore) {
+    super();
+    new Gauge({
+      name: 'es_subscriber_lag_events',
+      help: 'Store head position minus the subscriber checkpoint (read at scrape time)',
+      labelNames: ['subscriber', 'kind'],
+      registers: [this.registry],
+      collect: async function (this: Gauge) {
+        this.reset();
+        const [head, positions] = await Promise.all([store.headPosition(), checkpoints.loadAll()]);
+        for (const subscriber of definitions.subscribers.values()) {
+          this.set({ subscriber: subscriber.name, kind: subscriber.kind }, Math.max(0, head - (positions.get(subscriber.name) ?? 0)));
+        }
+      },
+    });
+  }
+
+  recordCommand(aggregateType: string, commandType: string, outcome: string, seconds: number): void {
+    this.commands.inc({ aggregate_type: aggregateType, command_type: commandType, outcome });
+    this.duration.observe({ aggregate_type: aggregateType }, seconds);
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

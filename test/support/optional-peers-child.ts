@@ -1,0 +1,35 @@
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { EventSourcingModule, type StoreOptions } from '@nest-es/core';
+import { CounterAggregate } from './counter.aggregate.js';
+
+/*
+ * A minimal app for the optional-peers suite, run with some packages refused (refuse-packages.ts):
+ * boots with OPTIONAL_PEERS_CHILD = {store, http?, metrics?}, sends one command over HTTP, scrapes
+ * /metrics and prints one JSON line with the outcome (or the boot error).
+ */
+const { store, http, metrics } = JSON.parse(process.env.OPTIONAL_PEERS_CHILD!) as { store: StoreOptions; http?: boolean; metrics?: boolean };
+
+@Module({ imports: [EventSourcingModule.forRoot({ store, http, metrics })], providers: [CounterAggregate] })
+class OptionalPeersModule {}
+
+try {
+  const app = await NestFactory.create(OptionalPeersModule, { logger: false, abortOnError: false });
+  await app.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  const command = await fetch(`${base}/commands/counter/c1/AddMany`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ count: 2 }),
+  });
+  const scrape = await fetch(`${base}/metrics`);
+  const result = { commandStatus: command.status, metricsStatus: scrape.status, metrics: await scrape.text() };
+  await app.close();
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} catch (error) {
+  const { name, message, packageName } = error as { name: string; message: string; packageName?: string };
+  process.stdout.write(`${JSON.stringify({ error: { name, message, packageName } })}\n`);
+  process.exitCode = 1;
+}
