@@ -34,6 +34,20 @@ export interface ProcessingOptions {
   pollIntervalMs?: number;
   /** How often due process-manager timers are looked for. Default 200 ms. */
   timerPollIntervalMs?: number;
+  /** Share the subscribers' work among the instances on one store instead of running all of it in each. */
+  scaleOut?: ScaleOutOptions;
+}
+
+export interface ScaleOutOptions {
+  /**
+   * Each subscriber's events split by a hash of the aggregate id (the correlation id for process
+   * managers) into this many partitions, each with its own checkpoint, spread over the instances.
+   * Default 1 (a subscriber runs on one instance at a time). Changing it starts the new partitions
+   * from position 0: rebuild projections after a change.
+   */
+  partitions?: number;
+  /** How often an instance looks at who is alive and takes or hands over partitions. Default 500 ms. */
+  rebalanceIntervalMs?: number;
 }
 
 /** Options the module needs before the factory runs (they decide which controllers exist). */

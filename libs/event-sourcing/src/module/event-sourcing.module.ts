@@ -37,6 +37,8 @@ import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
 import { DEAD_LETTER_STORE } from '../store/dead-letter-store.js';
 import { TIMER_STORE } from '../store/timer-store.js';
 import { WAKE_CHANNEL } from '../store/wake-channel.js';
+import { InProcessPartitionLeases, PARTITION_LEASES } from '../store/partition-leases.js';
+import { PostgresPartitionLeases } from '../store/typeorm/postgres-partition-leases.js';
 import { PostgresWakeChannel } from '../store/typeorm/postgres-wake-channel.js';
 import { PostgresSqlClient, sqlClientFor } from '../store/typeorm/sql-client.js';
 import { CrossInstanceWakeups } from '../runtime/cross-instance-wakeups.js';
@@ -72,6 +74,14 @@ const runtimeProviders: Provider[] = [
   { provide: DEAD_LETTER_STORE, useFactory: (ds: DataSource) => new TypeOrmDeadLetterStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   { provide: CHECKPOINT_STORE, useFactory: (ds: DataSource) => new TypeOrmCheckpointStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   { provide: TIMER_STORE, useFactory: (ds: DataSource) => new TypeOrmTimerStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
+  {
+    provide: PARTITION_LEASES,
+    useFactory: (ds: DataSource) => {
+      const sql = sqlClientFor(ds);
+      return sql instanceof PostgresSqlClient ? new PostgresPartitionLeases(sql.pool) : new InProcessPartitionLeases();
+    },
+    inject: [EVENT_SOURCING_DATA_SOURCE],
+  },
   {
     provide: WAKE_CHANNEL,
     useFactory: (ds: DataSource) => {

@@ -12,6 +12,7 @@ import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
 import { DEAD_LETTER_STORE, type DeadLetterStore } from '../store/dead-letter-store.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { TIMER_STORE, type TimerStore } from '../store/timer-store.js';
+import { PARTITION_LEASES, type PartitionLeases } from '../store/partition-leases.js';
 import type { TypeOrmCheckpointStore } from '../store/typeorm/typeorm-checkpoint-store.js';
 import type { BatchHandler } from './batch-handler.js';
 import { DeliveryGuard } from './delivery-guard.js';
@@ -23,6 +24,8 @@ import { SagaHandler } from './saga-handler.js';
 import { SubscriberKindDispatcher } from './subscriber-kind-dispatcher.js';
 import { DEFAULT_SUBSCRIPTION_SETTINGS, SubscriptionRunner } from './subscription-runner.js';
 import { TimerPoller } from './timer-poller.js';
+import { DEFAULT_REBALANCE_INTERVAL_MS, PartitionCoordinator } from './partition-coordinator.js';
+import { checkpointName, partitionCount, partitionOfKey, type Partition } from './partitions.js';
 
 const KINDS: SubscriberKind[] = ['projector', 'saga', 'process-manager'];
 const DEFAULT_TIMER_POLL_MS = 200;
@@ -36,7 +39,9 @@ const DEFAULT_TIMER_POLL_MS = 200;
 export class EventProcessor {
   private composite?: CompositeEventDispatcher;
   private readonly handlers = new Map<string, BatchHandler>();
+  /** Every partition's runner, by its checkpoint name. */
   private readonly runners = new Map<string, SubscriptionRunner>();
+  private coordinator?: PartitionCoordinator;
 
   constructor(
     private readonly registry: EventSourcingRegistry,
@@ -50,6 +55,7 @@ export class EventProcessor {
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
     private readonly transactions: ProjectionTransactions,
     private readonly appender: EventAppender,
+    @Inject(PARTITION_LEASES) private readonly leases: PartitionLeases,
   ) {}
 
   async start(): Promise<void> {
@@ -61,33 +67,63 @@ export class EventProcessor {
     const parallelism = processing.parallelism ?? DEFAULT_PARALLELISM;
     const settings = { ...DEFAULT_SUBSCRIPTION_SETTINGS, ...(processing.pollIntervalMs ? { pollIntervalMs: processing.pollIntervalMs } : {}) };
     const supplier = new DefaultAggregateSchedulerSupplier('events', parallelism);
+    const count = partitionCount(processing);
+    if (!Number.isInteger(count) || count < 1) throw new InvalidArgumentError(`processing.scaleOut.partitions must be a positive integer, not ${count}`);
+    const scaleOut = processing.scaleOut !== undefined;
+    const coordinated = new Map<string, SubscriptionRunner>();
     const children = KINDS.map((kind) => (borrowed: ConstructorParameters<typeof SubscriberKindDispatcher>[1]) => {
       const dispatcher = new SubscriberKindDispatcher(kind, borrowed, parallelism);
       const processHandlers = new Map<string, ProcessManagerHandler>();
       const chosen = processing.subscribers;
       for (const subscriber of [...this.registry.subscribers.values()].filter((s) => s.kind === kind && (!chosen || chosen.includes(s.name)))) {
-        const handler = this.handlerFor(subscriber, dispatcher);
-        if (handler instanceof ProcessManagerHandler) processHandlers.set(subscriber.name, handler);
-        this.handlers.set(subscriber.name, handler);
-        const runner = new SubscriptionRunner(subscriber, handler, this.store, this.checkpoints, this.notifier, settings);
-        this.runners.set(subscriber.name, runner);
-        dispatcher.add(runner);
+        for (let index = 0; index < count; index++) {
+          const partition: Partition = { index, count };
+          const handler = this.handlerFor(subscriber, dispatcher, checkpointName(subscriber.name, partition));
+          // Any partition's handler redelivers a dead letter: redelivery moves no checkpoint.
+          if (index === 0) {
+            if (handler instanceof ProcessManagerHandler) processHandlers.set(subscriber.name, handler);
+            this.handlers.set(subscriber.name, handler);
+          }
+          const runner = new SubscriptionRunner(subscriber, handler, this.store, this.checkpoints, this.notifier, settings, partition);
+          this.runners.set(runner.name, runner);
+          if (scaleOut) coordinated.set(runner.name, runner);
+          else dispatcher.add(runner);
+        }
       }
       if (processHandlers.size > 0) {
-        dispatcher.addFeeder(new TimerPoller(this.timers, processHandlers, processing.timerPollIntervalMs ?? DEFAULT_TIMER_POLL_MS));
+        const runsHere = (timer: { owner: string; correlationId: string }) =>
+          !this.coordinator || this.coordinator.runs(checkpointName(timer.owner, { index: partitionOfKey(timer.correlationId, count), count }));
+        dispatcher.addFeeder(new TimerPoller(this.timers, processHandlers, processing.timerPollIntervalMs ?? DEFAULT_TIMER_POLL_MS, runsHere));
       }
       return dispatcher;
     });
     this.composite = new CompositeEventDispatcher('events', supplier, children);
     await this.composite.start();
+    if (scaleOut) {
+      this.coordinator = new PartitionCoordinator(coordinated, this.leases, processing.scaleOut?.rebalanceIntervalMs ?? DEFAULT_REBALANCE_INTERVAL_MS);
+      this.coordinator.start();
+    }
   }
 
-  stopGracefully(): Promise<void> {
-    return this.composite?.stopGracefully() ?? Promise.resolve();
+  /** True when scale-out shares the subscribers among instances (a rebuild cannot pause them all from here). */
+  get sharedAmongInstances(): boolean {
+    return this.coordinator !== undefined;
   }
 
-  forceStop(): Promise<void> {
-    return this.composite?.forceStop() ?? Promise.resolve();
+  /** The partitions running in this instance now, by checkpoint name. */
+  runningPartitions(): string[] {
+    return [...this.runners.keys()].filter((name) => !this.coordinator || this.coordinator.runs(name));
+  }
+
+  async stopGracefully(): Promise<void> {
+    // The partitions stop (and their leases are released) before the lanes they feed drain.
+    await this.coordinator?.stop();
+    await this.composite?.stopGracefully();
+  }
+
+  async forceStop(): Promise<void> {
+    await this.composite?.forceStop();
+    await this.coordinator?.stop();
   }
 
   /** The handler of a subscriber, for dead-letter retries. */
@@ -108,13 +144,13 @@ export class EventProcessor {
     return () => runner.start();
   }
 
-  private handlerFor(subscriber: SubscriberDefinition, dispatcher: SubscriberKindDispatcher): BatchHandler {
+  private handlerFor(subscriber: SubscriberDefinition, dispatcher: SubscriberKindDispatcher, checkpoint: string): BatchHandler {
     const guard = new DeliveryGuard(subscriber, this.deadLetters);
     switch (subscriber.kind) {
       case 'projector':
-        return new ProjectorHandler(subscriber, this.checkpoints, this.transactions, guard);
+        return new ProjectorHandler(subscriber, this.checkpoints, this.transactions, guard, checkpoint);
       case 'saga':
-        return new SagaHandler(subscriber, dispatcher.lanes, this.checkpoints, this.sender, guard);
+        return new SagaHandler(subscriber, dispatcher.lanes, this.checkpoints, this.sender, guard, checkpoint);
       case 'process-manager':
         return new ProcessManagerHandler(subscriber, {
           lanes: dispatcher.lanes,
@@ -125,6 +161,7 @@ export class EventProcessor {
           sender: this.sender,
           appender: this.appender,
           guard,
+          checkpoint,
         });
     }
   }

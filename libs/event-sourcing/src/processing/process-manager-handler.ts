@@ -24,6 +24,8 @@ export interface ProcessManagerDependencies {
   sender: EmissionSender;
   appender: EventAppender;
   guard: DeliveryGuard;
+  /** The checkpoint of the partition this handler runs for (default: the subscriber's name). */
+  checkpoint?: string;
 }
 
 /** One thing a process instance reacts to: an event, a timer or a refused command. */
@@ -61,7 +63,7 @@ export class ProcessManagerHandler implements BatchHandler {
         this.deps.lanes.dispatch(this.subscriber.name, event.metadata.correlationId, () => this.deps.guard.deliver(event, () => this.redeliver(event))),
       ),
     );
-    await this.deps.checkpoints.save(this.subscriber.name, to);
+    await this.deps.checkpoints.save(this.deps.checkpoint ?? this.subscriber.name, to);
     return true;
   }
 

@@ -43,6 +43,9 @@ export class ProjectionRebuilder {
       throw new NotFoundError(`unknown projector '${name}'; known: ${known.join(', ') || 'none'}`);
     }
     if (projector.kind !== 'projector') throw new InvalidArgumentError(`'${name}' is a ${projector.kind}; only projectors can be rebuilt`);
+    if (this.processor.sharedAmongInstances) {
+      throw new InvalidArgumentError(`projector '${name}' is shared among instances (processing.scaleOut): rebuild it from the maintenance CLI with the instances stopped`);
+    }
     if (this.processor.position(name) === undefined) {
       throw new InvalidArgumentError(`projector '${name}' does not run in this process (processing is disabled)`);
     }

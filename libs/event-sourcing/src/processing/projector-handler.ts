@@ -17,6 +17,8 @@ export class ProjectorHandler implements BatchHandler {
     private readonly checkpoints: TypeOrmCheckpointStore,
     private readonly transactions: ProjectionTransactions,
     private readonly guard: DeliveryGuard,
+    /** The checkpoint of the partition this handler runs for. */
+    private readonly checkpoint: string = subscriber.name,
   ) {}
 
   async handle(events: StoredEvent[], from: number, to: number): Promise<boolean> {
@@ -65,6 +67,6 @@ export class ProjectorHandler implements BatchHandler {
 
   private async advance(manager: EntityManager, from: number, to: number): Promise<void> {
     if (from === to) return;
-    if (!(await this.checkpoints.advanceIn(manager, this.subscriber.name, from, to))) throw new CheckpointMovedError(this.subscriber.name);
+    if (!(await this.checkpoints.advanceIn(manager, this.checkpoint, from, to))) throw new CheckpointMovedError(this.checkpoint);
   }
 }

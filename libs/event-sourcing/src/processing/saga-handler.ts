@@ -21,6 +21,8 @@ export class SagaHandler implements BatchHandler {
     private readonly checkpoints: CheckpointStore,
     private readonly sender: EmissionSender,
     private readonly guard: DeliveryGuard,
+    /** The checkpoint of the partition this handler runs for. */
+    private readonly checkpoint: string = subscriber.name,
   ) {
     this.logger = new Logger(`Saga:${subscriber.name}`);
   }
@@ -29,7 +31,7 @@ export class SagaHandler implements BatchHandler {
     await Promise.all(
       events.map((event) => this.lanes.dispatch(event.aggregateType, event.aggregateId, () => this.guard.deliver(event, () => this.redeliver(event)))),
     );
-    await this.checkpoints.save(this.subscriber.name, to);
+    await this.checkpoints.save(this.checkpoint, to);
     return true;
   }
 

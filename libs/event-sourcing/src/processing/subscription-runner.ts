@@ -6,6 +6,7 @@ import type { EventStore } from '../store/event-store.js';
 import type { BatchHandler } from './batch-handler.js';
 import { BackgroundLoop } from './background-loop.js';
 import { isFinalDeliveryError } from './delivery-guard.js';
+import { checkpointName, partitionOf, WHOLE, type Partition } from './partitions.js';
 
 export interface SubscriptionSettings {
   /** The backstop when no in-process append wakes the subscription (appends of other instances). */
@@ -32,6 +33,8 @@ export class SubscriptionRunner {
   private lastIdleSave = 0;
   private failures = 0;
   private readonly loop = new BackgroundLoop();
+  /** The checkpoint (and lease) name of this partition of the subscriber. */
+  readonly name: string;
 
   constructor(
     readonly subscriber: SubscriberDefinition,
@@ -40,8 +43,10 @@ export class SubscriptionRunner {
     private readonly checkpoints: CheckpointStore,
     private readonly notifier: EventNotifier,
     private readonly settings: SubscriptionSettings,
+    private readonly partition: Partition = WHOLE,
   ) {
-    this.logger = new Logger(`Subscription:${subscriber.name}`);
+    this.name = checkpointName(subscriber.name, partition);
+    this.logger = new Logger(`Subscription:${this.name}`);
   }
 
   get currentPosition(): number {
@@ -50,7 +55,7 @@ export class SubscriptionRunner {
 
   /** Starts reading from the stored checkpoint; also after a stop (a projection rebuild restarts it). */
   async start(): Promise<void> {
-    this.stored = this.position = await this.checkpoints.load(this.subscriber.name);
+    this.stored = this.position = await this.checkpoints.load(this.name);
     this.failures = 0;
     this.loop.start(
       () => this.iterate(),
@@ -86,7 +91,8 @@ export class SubscriptionRunner {
       return true;
     }
     const to = batch[batch.length - 1].position;
-    const relevant = batch.filter((event) => this.subscriber.handlers.has(event.type));
+    const { index, count } = this.partition;
+    const relevant = batch.filter((event) => this.subscriber.handlers.has(event.type) && partitionOf(this.subscriber, event, count) === index);
     if (relevant.length === 0) {
       this.position = to;
       return false;
@@ -96,7 +102,7 @@ export class SubscriptionRunner {
       this.notifier.checkpointed();
     } else {
       // Another instance moved the checkpoint: continue from where it got to.
-      this.stored = this.position = await this.checkpoints.load(this.subscriber.name);
+      this.stored = this.position = await this.checkpoints.load(this.name);
     }
     return false;
   }
@@ -107,9 +113,9 @@ export class SubscriptionRunner {
     const now = Date.now();
     if (!force && now - this.lastIdleSave < this.settings.idleCheckpointIntervalMs) return;
     this.lastIdleSave = now;
-    const stored = await this.checkpoints.load(this.subscriber.name);
+    const stored = await this.checkpoints.load(this.name);
     // Never move a checkpoint backwards over work another instance committed.
-    if (stored <= this.position) await this.checkpoints.save(this.subscriber.name, this.position);
+    if (stored <= this.position) await this.checkpoints.save(this.name, this.position);
     this.stored = Math.max(stored, this.position);
   }
 }

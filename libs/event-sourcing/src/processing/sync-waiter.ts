@@ -8,6 +8,8 @@ import { EventNotifier } from '../runtime/event-notifier.js';
 import type { StoredEvent } from '../store/event-envelope.js';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
+import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
+import { checkpointName, partitionCount, partitionOf } from './partitions.js';
 
 /** The backstop between checkpoint reads when no in-process wake-up comes (other instances). */
 const POLL_MS = 25;
@@ -32,6 +34,7 @@ export class SyncWaiter {
     private readonly notifier: EventNotifier,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
+    @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
   ) {}
 
   async wait(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string): Promise<void> {
@@ -55,9 +58,13 @@ export class SyncWaiter {
 
   private async pending(events: readonly StoredEvent[], kinds: SubscriberKind[]): Promise<Pending[]> {
     const needed = new Map<string, number>();
+    const count = partitionCount(this.options.processing);
     for (const event of events) {
       for (const subscriber of this.registry.subscribersOf(event.type)) {
-        if (kinds.includes(subscriber.kind)) needed.set(subscriber.name, Math.max(needed.get(subscriber.name) ?? 0, event.position));
+        if (!kinds.includes(subscriber.kind)) continue;
+        // Only the partition the event belongs to handles it (and checkpoints past it).
+        const name = checkpointName(subscriber.name, { index: partitionOf(subscriber, event, count), count });
+        needed.set(name, Math.max(needed.get(name) ?? 0, event.position));
       }
     }
     if (needed.size === 0) return [];

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { TimerStore } from '../store/timer-store.js';
+import type { ProcessTimer, TimerStore } from '../store/timer-store.js';
 import { BackgroundLoop } from './background-loop.js';
 import type { ProcessManagerHandler } from './process-manager-handler.js';
 
@@ -18,6 +18,8 @@ export class TimerPoller {
     private readonly timers: TimerStore,
     private readonly handlers: Map<string, ProcessManagerHandler>,
     private readonly intervalMs: number,
+    /** Under scale-out, only the instance running the process's partition fires its timers. */
+    private readonly runsHere: (timer: ProcessTimer) => boolean = () => true,
   ) {}
 
   start(): void {
@@ -30,7 +32,7 @@ export class TimerPoller {
 
   private async poll(): Promise<void> {
     try {
-      const due = await this.timers.due(new Date(), DUE_BATCH);
+      const due = (await this.timers.due(new Date(), DUE_BATCH)).filter(this.runsHere);
       await Promise.all(due.map((timer) => this.fire(timer)));
     } catch (error) {
       this.logger.error(`polling timers failed: ${(error as Error).message}`);

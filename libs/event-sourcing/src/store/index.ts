@@ -9,3 +9,4 @@ export * from './checkpoint-store.js';
 export * from './timer-store.js';
 export * from './upcasting-event-store.js';
 export * from './wake-channel.js';
+export * from './partition-leases.js';

@@ -8,3 +8,4 @@ export * from './typeorm-dead-letter-store.js';
 export * from './typeorm-checkpoint-store.js';
 export * from './typeorm-timer-store.js';
 export * from './postgres-wake-channel.js';
+export * from './postgres-partition-leases.js';
