@@ -1,5 +1,7 @@
 export * from './schema/migrate.js';
-export type { Migration } from './schema/migration.js';
+export * from './schema/event-sourcing-migration.js';
+export * from './schema/event-sourcing-migrations.js';
+export * from './schema/entity-schemas.js';
 export * from './open-data-source.js';
 export * from './store-options.js';
 export * from './typeorm-event-store.js';

@@ -10,7 +10,7 @@ import type { EventStore } from '../event-store.js';
 import { ConcurrencyError, DuplicateCommandError } from '../store-errors.js';
 import { APPEND_LOCK_SQL } from './postgres-event-store.js';
 import { ensureSchema } from './schema/migrate.js';
-import { postgresMigrations } from './schema/postgres.schema.js';
+import { eventSourcingMigrations } from './schema/event-sourcing-migrations.js';
 import { createDataSource } from './store-options.js';
 import { TypeOrmEventStore } from './typeorm-event-store.js';
 
@@ -221,7 +221,7 @@ describe('PostgreSQL schema migration', () => {
       await Promise.all(sources.map((source) => source.initialize()));
       await Promise.all(sources.map((source) => ensureSchema(source)));
       const rows = (await sources[0].query('SELECT version FROM es_schema_migrations ORDER BY version')) as { version: number }[];
-      expect(rows.map((row) => row.version)).toEqual(postgresMigrations.map((migration) => migration.version));
+      expect(rows.map((row) => row.version)).toEqual(eventSourcingMigrations.map((Migration) => new Migration().version));
       const [{ count }] = (await sources[1].query('SELECT count(*)::int AS count FROM es_events')) as { count: number }[];
       expect(count).toBe(0);
     } finally {

@@ -1,0 +1,15 @@
+import { EventSourcingAppendFunction1764547200003 } from './migrations/append-function.migration.js';
+import { EventSourcingCommandFingerprints1764547200004 } from './migrations/command-fingerprints.migration.js';
+import { EventSourcingCheckpointsDeadLettersTimers1764547200002 } from './migrations/checkpoints-dead-letters-timers.migration.js';
+import { EventSourcingEventsCommandsSnapshots1764547200001 } from './migrations/events-commands-snapshots.migration.js';
+
+/**
+ * The framework's schema, oldest step first, as TypeORM migration classes: spread into a DataSource's
+ * `migrations` to run them with the TypeORM CLI next to the app's own. Append new steps at the end.
+ */
+export const eventSourcingMigrations = [
+  EventSourcingEventsCommandsSnapshots1764547200001,
+  EventSourcingCheckpointsDeadLettersTimers1764547200002,
+  EventSourcingAppendFunction1764547200003,
+  EventSourcingCommandFingerprints1764547200004,
+];
