@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import type { EventNotifier } from '../runtime/event-notifier.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
+import type { StoredEvent } from '../store/event-envelope.js';
 import type { EventStore } from '../store/event-store.js';
 import type { BatchHandler } from './batch-handler.js';
 import { BackgroundLoop } from './background-loop.js';
@@ -35,6 +36,8 @@ export class SubscriptionRunner {
   private readonly loop = new BackgroundLoop();
   /** The checkpoint (and lease) name of this partition of the subscriber. */
   readonly name: string;
+  /** The next batch, read while the current one is handled when the subscriber is behind. */
+  private readAhead?: { after: number; batch: Promise<StoredEvent[]> };
 
   constructor(
     readonly subscriber: SubscriberDefinition,
@@ -57,6 +60,7 @@ export class SubscriptionRunner {
   async start(): Promise<void> {
     this.stored = this.position = await this.checkpoints.load(this.name);
     this.failures = 0;
+    this.readAhead = undefined;
     this.loop.start(
       () => this.iterate(),
       () => this.saveIdlePosition(true).catch((error) => this.logger.warn(`last checkpoint not saved: ${(error as Error).message}`)),
@@ -85,12 +89,15 @@ export class SubscriptionRunner {
   /** Reads and handles one batch; true when there was nothing to read. */
   private async step(): Promise<boolean> {
     const limit = this.subscriber.options.batchSize ?? DEFAULT_BATCH_SIZE;
-    const batch = await this.store.readAll({ afterPosition: this.position, limit });
+    const batch = await this.read(limit);
     if (batch.length === 0) {
       await this.saveIdlePosition(false);
       return true;
     }
     const to = batch[batch.length - 1].position;
+    // A full batch means the subscriber is behind (catching up): the store reads the next batch while
+    // this one is handled, so reading and handling overlap instead of taking turns.
+    if (batch.length === limit) this.readAhead = { after: to, batch: this.readAll(to, limit) };
     const { index, count } = this.partition;
     const relevant = batch.filter((event) => this.subscriber.handlers.has(event.type) && partitionOf(this.subscriber, event, count) === index);
     if (relevant.length === 0) {
@@ -105,6 +112,20 @@ export class SubscriptionRunner {
       this.stored = this.position = await this.checkpoints.load(this.name);
     }
     return false;
+  }
+
+  private read(limit: number): Promise<StoredEvent[]> {
+    const ahead = this.readAhead;
+    this.readAhead = undefined;
+    // Read ahead from a position the subscription left (another instance moved the checkpoint): not ours.
+    return ahead?.after === this.position ? ahead.batch : this.readAll(this.position, limit);
+  }
+
+  private readAll(afterPosition: number, limit: number): Promise<StoredEvent[]> {
+    const batch = this.store.readAll({ afterPosition, limit });
+    // A read ahead that is never used must not fail unobserved; a used one rethrows to its reader.
+    batch.catch(() => undefined);
+    return batch;
   }
 
   /** Saves a position that moved only over ignored events: now and then, and at stop. */
