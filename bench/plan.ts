@@ -18,6 +18,12 @@ export interface BenchPlan {
   projectionMs: number;
   /** Sends per sync mode (one caller) for the cost of SIMPLE and CASCADE. */
   syncSamples: number;
+  /** Events in the store a projector catches up over from position 0. */
+  catchUpEvents: number;
+  /** Each HTTP load (1 and 64 connections). */
+  httpMs: number;
+  /** Each run of the append-lock figure (1, 2 and 3 appending processes, PostgreSQL). */
+  appendLockMs: number;
 }
 
 export const QUICK_PLAN: BenchPlan = {
@@ -33,6 +39,9 @@ export const QUICK_PLAN: BenchPlan = {
   memoryAccounts: 50_000,
   projectionMs: 2000,
   syncSamples: 100,
+  catchUpEvents: 100_000,
+  httpMs: 2000,
+  appendLockMs: 2000,
 };
 
 export const FULL_PLAN: BenchPlan = {
@@ -48,4 +57,7 @@ export const FULL_PLAN: BenchPlan = {
   memoryAccounts: 50_000,
   projectionMs: 10_000,
   syncSamples: 500,
+  catchUpEvents: 1_000_000,
+  httpMs: 10_000,
+  appendLockMs: 10_000,
 };

@@ -1,4 +1,6 @@
+import type { CatchUpFigures } from './catch-up.bench.js';
 import type { CommandFigures } from './command.bench.js';
+import type { HttpFigures } from './http.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
 import type { BenchResults } from './results.js';
 
@@ -8,6 +10,10 @@ const ms = (value: number) => `${value} ms`;
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${value}`;
 const pair = (p50: number, p99: number) => `${p50} / ${p99} ms`;
 const command = (figures: CommandFigures | undefined) => (figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${figures.perSec}/s` : '-');
+
+const http = (figures: HttpFigures | undefined) =>
+  figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${figures.perSec}/s${figures.failed > 0 ? `, ${figures.failed} failed` : ''}` : '-';
+const catchUp = (figures: CatchUpFigures | undefined) => (figures ? `${figures.eventsPerSec} events/s (${(figures.catchUpMs / 1000).toFixed(1)} s)` : '-');
 
 function rebuildRows(sqlite: RebuildFigures, postgres: RebuildFigures | undefined): Row[] {
   const cell = (figures: RebuildFigures | undefined, pick: (f: RebuildFigures) => string) => (figures ? pick(figures) : '-');
@@ -43,6 +49,10 @@ function rows(results: BenchResults): Row[] {
     const figures = results.raw[db];
     return figures ? `${figures.commitsPerSec}/s` : '-';
   };
+  const serialRaw = (db: 'sqlite' | 'postgres') => {
+    const figures = results.raw[db];
+    return figures ? `${figures.serialCommitsPerSec}/s` : '-';
+  };
   const { memory } = results;
   return [
     ...rebuildRows(results.rebuild, results.rebuild.postgres),
@@ -55,6 +65,19 @@ function rows(results: BenchResults): Row[] {
       postgres ? pair(postgres.moderate.p50Ms, postgres.moderate.p99Ms) : '-',
     ],
     ['raw driver, 1 row per transaction, 64 callers', raw('sqlite'), raw('postgres')],
+    ['raw driver, 1 row per transaction, 1 caller', serialRaw('sqlite'), serialRaw('postgres')],
+    [
+      'appends/s of 1 / 2 / 3 processes at once, 64 callers each (the append lock)',
+      '-',
+      results.appendLock ? results.appendLock.map((f) => f.perSec).join(' / ') : '-',
+    ],
+    ['HTTP command, 1 connection (p50 / p99, commands/s)', http(results.http.sqlite?.c1), http(results.http.postgres?.c1)],
+    ['HTTP command, 64 connections', http(results.http.sqlite?.c64), http(results.http.postgres?.c64)],
+    [
+      `projection catch-up from position 0 over ${(results.catchUp.sqlite ?? results.catchUp.postgres)?.events.toLocaleString('en-US') ?? '-'} events`,
+      catchUp(results.catchUp.sqlite),
+      catchUp(results.catchUp.postgres),
+    ],
     memoryRow(`peak RSS, first / last ${memory.windowS} s of ${memory.durationS} s at ${memory.concurrency} callers`, memory.db, memory.rssStartMb, memory.rssEndMb),
     memoryRow('heap live after a full GC, end of first window / end of run', memory.db, memory.heapLiveStartMb, memory.heapLiveEndMb),
     projectionRow('projection lag of ASYNC commands, 16 callers (p50 / p99)', results, (p) => pair(p.lagP50Ms, p.lagP99Ms)),

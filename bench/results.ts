@@ -1,5 +1,8 @@
 import type { CommandFigures, RateFigures } from './command.bench.js';
+import type { AppendLockFigures } from './append-lock.bench.js';
+import type { CatchUpFigures } from './catch-up.bench.js';
 import type { DatabaseKind } from './databases.js';
+import type { HttpFigures } from './http.bench.js';
 import type { MachineInfo } from './machine.js';
 import type { MemoryFigures } from './memory.bench.js';
 import type { ProjectionFigures } from './projection.bench.js';
@@ -18,6 +21,14 @@ export interface RawCommitFigures {
   /** PostgreSQL: the pool size, the store's. */
   connections: number;
   commitsPerSec: number;
+  /** One caller committing one row per transaction after another. */
+  serialCommitsPerSec: number;
+}
+
+/** Commands over HTTP (autocannon), beside the in-process figures of `command`. */
+export interface DatabaseHttpFigures {
+  c1: HttpFigures;
+  c64: HttpFigures;
 }
 
 export interface Target {
@@ -35,6 +46,11 @@ export interface BenchResults {
   rebuild: RebuildFigures & { db: 'sqlite'; postgres?: RebuildFigures };
   command: Partial<Record<DatabaseKind, DatabaseCommandFigures>>;
   raw: Partial<Record<DatabaseKind, RawCommitFigures>>;
+  http: Partial<Record<DatabaseKind, DatabaseHttpFigures>>;
+  /** A projector catching up from position 0 over `events` stored events, in a store of its own. */
+  catchUp: Partial<Record<DatabaseKind, CatchUpFigures>>;
+  /** PostgreSQL: appends/s of 1, 2 and 3 processes appending at once (the per-schema append lock's cost). */
+  appendLock?: AppendLockFigures[];
   memory: MemoryFigures & { db: DatabaseKind };
   /** Projection lag of ASYNC commands and the cost of SIMPLE and CASCADE over ASYNC (`projection.lagP99Ms`, ...). */
   projection: ProjectionFigures & { db: DatabaseKind };

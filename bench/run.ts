@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { EVENT_SOURCING_DATA_SOURCE } from '@nest-es/core';
 import { bootBenchApp } from './bench-app.js';
+import { measureAppendLock } from './append-lock.bench.js';
+import { measureCatchUp } from './catch-up.bench.js';
 import { measureAtRate, measureCommands } from './command.bench.js';
 import { postgresDatabase, postgresUrl, sqliteDatabase, type BenchDatabase } from './databases.js';
 import { loadAverage, machineInfo } from './machine.js';
@@ -14,8 +16,10 @@ import { RawPostgres } from './raw-postgres.js';
 import { RawSqlite } from './raw-sqlite.js';
 import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
+import { measureHttp } from './http.bench.js';
 import { markdownReport } from './report.js';
-import type { BenchResults, DatabaseCommandFigures, RawCommitFigures } from './results.js';
+import type { CatchUpFigures } from './catch-up.bench.js';
+import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, RawCommitFigures } from './results.js';
 import { round } from './stats.js';
 import { checkTargets } from './targets.js';
 
@@ -29,6 +33,8 @@ interface DatabaseFigures {
   rebuild: RebuildFigures;
   command: DatabaseCommandFigures;
   raw: RawCommitFigures;
+  http: DatabaseHttpFigures;
+  catchUp: CatchUpFigures;
 }
 
 function openRaw(db: BenchDatabase): Promise<RawDriver> {
@@ -44,15 +50,17 @@ function storeConnections(dataSource: DataSource): number {
   return (dataSource.driver as unknown as { master: { options: { max: number } } }).master.options.max;
 }
 
-async function benchDatabase(db: BenchDatabase, plan: BenchPlan): Promise<DatabaseFigures> {
+async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Promise<BenchDatabase>): Promise<DatabaseFigures> {
   const raw = await openRaw(db);
   try {
     log(`${db.kind}: seeding two aggregates of ${REBUILD_EVENTS.toLocaleString('en-US')} events, then rebuilding`);
     const rebuild = await measureRebuild(db, raw, plan.rebuildSamples);
     // The module as an application runs it: default options (aggregate cache on).
     const app = await bootBenchApp(db.store);
+    let command: DatabaseCommandFigures;
+    let rawFigures: RawCommitFigures;
     try {
-      log(`${db.kind}: commands (warm-up, 1 caller, ${plan.moderateRatePerSec}/s, 16 and 64 callers), then the raw driver at ${RAW_CALLERS} callers`);
+      log(`${db.kind}: commands (warm-up, 1 caller, ${plan.moderateRatePerSec}/s, 16 and 64 callers), then the raw driver at ${RAW_CALLERS} callers and at 1`);
       await measureCommands(app, 64, plan.warmupMs, plan.accounts);
       // The light loads first: the database's background work after the heaviest run (checkpoints,
       // vacuum) would land in whatever is measured next. The raw driver runs right after 64 callers.
@@ -60,13 +68,20 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan): Promise<Databa
       const moderate = await measureAtRate(app, plan.moderateRatePerSec, plan.commandMs, plan.accounts);
       const c16 = await measureCommands(app, 16, plan.commandMs, plan.accounts);
       const c64 = await measureCommands(app, 64, plan.commandMs, plan.accounts);
-      const command: DatabaseCommandFigures = { c1, c16, c64, moderate };
+      command = { c1, c16, c64, moderate };
       const connections = storeConnections(app.get<DataSource>(EVENT_SOURCING_DATA_SOURCE));
       const commitsPerSec = round(await raw.commitsPerSecond(RAW_CALLERS, plan.rawCommitMs, connections));
-      return { rebuild, command, raw: { callers: RAW_CALLERS, connections, commitsPerSec } };
+      const serialCommitsPerSec = round(await raw.commitsPerSecond(1, plan.rawCommitMs, 1));
+      rawFigures = { callers: RAW_CALLERS, connections, commitsPerSec, serialCommitsPerSec };
     } finally {
       await app.close();
     }
+    log(`${db.kind}: commands over HTTP (autocannon, 1 and 64 connections)`);
+    const http = await measureHttp(db.store, plan.httpMs, plan.accounts);
+    log(`${db.kind}: a projector catching up over ${plan.catchUpEvents.toLocaleString('en-US')} events in a store of its own`);
+    const catchUpDb = await fresh();
+    const catchUp = await measureCatchUp(catchUpDb.store, plan.catchUpEvents).finally(() => catchUpDb.cleanup());
+    return { rebuild, command, raw: rawFigures, http, catchUp };
   } finally {
     await raw.close();
   }
@@ -78,13 +93,26 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   const skipped: string[] = [];
   const sqlite = sqliteDatabase();
-  const postgres = await postgresDatabase(postgresUrl());
+  const url = postgresUrl();
+  const postgres = await postgresDatabase(url);
   const databases = [sqlite];
   if ('skipped' in postgres) skipped.push(postgres.skipped);
   else databases.push(postgres);
   try {
     const figures = new Map<string, DatabaseFigures>();
-    for (const db of databases) figures.set(db.kind, await benchDatabase(db, plan));
+    const fresh = async (kind: string): Promise<BenchDatabase> => {
+      if (kind === 'sqlite') return sqliteDatabase();
+      const db = await postgresDatabase(url);
+      if ('skipped' in db) throw new Error(db.skipped);
+      return db;
+    };
+    for (const db of databases) figures.set(db.kind, await benchDatabase(db, plan, () => fresh(db.kind)));
+    let appendLock: BenchResults['appendLock'];
+    if (figures.has('postgres')) {
+      log(`postgres: 1, 2 and 3 processes appending at once (the append lock), ${plan.appendLockMs / 1000} s each`);
+      const lockDb = await fresh('postgres');
+      appendLock = await measureAppendLock(lockDb.store, plan.appendLockMs).finally(() => lockDb.cleanup());
+    }
 
     log(`sqlite: sustained run of ${plan.memoryMs / 1000} s for memory`);
     const memoryApp = await bootBenchApp(sqlite.store);
@@ -109,6 +137,9 @@ async function main(): Promise<void> {
       rebuild: { db: 'sqlite', ...sqliteFigures.rebuild, ...(postgresFigures ? { postgres: postgresFigures.rebuild } : {}) },
       command: Object.fromEntries([...figures].map(([db, f]) => [db, f.command])),
       raw: Object.fromEntries([...figures].map(([db, f]) => [db, f.raw])),
+      http: Object.fromEntries([...figures].map(([db, f]) => [db, f.http])),
+      catchUp: Object.fromEntries([...figures].map(([db, f]) => [db, f.catchUp])),
+      ...(appendLock ? { appendLock } : {}),
       memory: { db: 'sqlite', ...memory },
       projection: { db: 'sqlite', ...projection },
       skipped,

@@ -26,6 +26,43 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): Target[] {
       detail: `${command.c64.perSec} vs ${raw.commitsPerSec}`,
     });
   }
+  const postgresCommand = results.command.postgres;
+  const postgresRaw = results.raw.postgres;
+  if (postgresCommand && postgresRaw) {
+    const ratio = postgresCommand.c1.perSec / postgresRaw.serialCommitsPerSec;
+    targets.push({
+      name: 'commands/s at c1 >= 0.6x raw serial one-row commits/s (postgres)',
+      met: ratio >= 0.6,
+      detail: `${ratio.toFixed(2)}x: ${postgresCommand.c1.perSec} vs ${postgresRaw.serialCommitsPerSec}`,
+    });
+  }
+  for (const db of ['sqlite', 'postgres'] as const) {
+    const command = results.command[db];
+    const raw = results.raw[db];
+    const http = results.http[db];
+    const catchUp = results.catchUp[db];
+    if (command && raw) {
+      const ratio = command.c64.perSec / raw.commitsPerSec;
+      targets.push({ name: `commands/s at c64 >= 1.5x raw commits/s at 64 callers (${db})`, met: ratio >= 1.5, detail: `${ratio.toFixed(2)}x` });
+    }
+    if (command && http) {
+      const ratio = http.c64.perSec / command.c64.perSec;
+      targets.push({
+        name: `HTTP commands/s at 64 connections >= 0.6x in-process at 64 callers, none failed (${db})`,
+        met: ratio >= 0.6 && http.c64.failed === 0,
+        detail: `${ratio.toFixed(2)}x: ${http.c64.perSec} vs ${command.c64.perSec}, ${http.c64.failed} failed`,
+      });
+    }
+    if (catchUp) {
+      // The target is over 1,000,000 events; a quick run says when it caught up over fewer.
+      const over = catchUp.events === 1_000_000 ? '' : `, quick: over ${catchUp.events.toLocaleString('en-US')} events, not 1,000,000`;
+      targets.push({
+        name: `projection catch-up >= 50,000 events/s (${db}${over})`,
+        met: catchUp.eventsPerSec >= 50_000,
+        detail: `${catchUp.eventsPerSec} events/s`,
+      });
+    }
+  }
   const { memory } = results;
   // Flat: what is live after a full collection does not grow between the end of the first window (the aggregate
   // cache is full by then) and the end of the run, give or take 10%.
