@@ -94,11 +94,11 @@ describe('poker over HTTP: the command contract and the error model', () => {
     });
 
     beforeEach(async () => {
-      positionBefore = (await http.get('/health')).body.headPosition;
+      positionBefore = (await http.get('/health')).body.info.store.headPosition;
     });
 
     afterEach(async () => {
-      expect((await http.get('/health')).body.headPosition).toBe(positionBefore);
+      expect((await http.get('/health')).body.info.store.headPosition).toBe(positionBefore);
       expect(await eventCount('erin')).toBe(1);
     });
 
@@ -182,6 +182,8 @@ describe('poker over HTTP: the command contract and the error model', () => {
   it('reports health', async () => {
     const res = await http.get('/health');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', store: 'up' });
+    expect(res.body).toMatchObject({ status: 'ok', info: { store: { status: 'up' }, admission: { status: 'up' } } });
+    const live = await http.get('/health/live');
+    expect([live.status, live.body.status]).toEqual([200, 'ok']);
   });
 });

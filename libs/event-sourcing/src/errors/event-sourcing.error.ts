@@ -65,7 +65,7 @@ export class AlreadyExistsError extends EventSourcingError {
 }
 
 export class UnavailableError extends EventSourcingError {
-  constructor(message: string) {
-    super(ErrorCode.UNAVAILABLE, message);
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(ErrorCode.UNAVAILABLE, message, details);
   }
 }

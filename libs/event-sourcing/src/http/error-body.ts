@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { ErrorCode, HTTP_STATUS_BY_CODE } from '../errors/error-code.js';
 import { EventSourcingError } from '../errors/event-sourcing.error.js';
+import { isStoreUnavailableError } from '../store/store-errors.js';
 
 export interface ErrorBody {
   statusCode: number;
@@ -26,10 +27,26 @@ export function toErrorBody(error: unknown): ErrorBody {
   if (parserError?.type === 'entity.too.large') {
     return invalid(`request body of ${parserError.length} bytes is larger than the limit of ${parserError.limit} bytes`);
   }
+  if (isStoreUnavailableError(error)) {
+    return {
+      statusCode: HTTP_STATUS_BY_CODE[ErrorCode.UNAVAILABLE],
+      code: ErrorCode.UNAVAILABLE,
+      message: 'the database is unreachable or not answering; retry shortly',
+    };
+  }
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const given = (error.getResponse() as { code?: unknown }).code;
-    const code = typeof given === 'string' ? given : status === 404 ? ErrorCode.NOT_FOUND : status < 500 ? ErrorCode.INVALID_ARGUMENT : 'INTERNAL';
+    const code =
+      typeof given === 'string'
+        ? given
+        : status === 404
+          ? ErrorCode.NOT_FOUND
+          : status === 503
+            ? ErrorCode.UNAVAILABLE
+            : status < 500
+              ? ErrorCode.INVALID_ARGUMENT
+              : 'INTERNAL';
     return { statusCode: status, code, message: messageOf(error) };
   }
   return { statusCode: 500, code: 'INTERNAL', message: 'internal error; the server log has the details' };

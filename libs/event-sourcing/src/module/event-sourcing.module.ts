@@ -1,5 +1,6 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
 import type { DataSource } from 'typeorm';
 import { AggregateLoader } from '../command/aggregate-loader.js';
 import { AggregateReader } from '../command/aggregate-reader.js';
@@ -171,7 +172,7 @@ export class EventSourcingModule {
     return {
       module: EventSourcingModule,
       global: true,
-      imports: [DiscoveryModule, ...(imports ?? [])],
+      imports: [DiscoveryModule, ...(http ? [TerminusModule.forRoot({ logger: false })] : []), ...(imports ?? [])],
       providers: [
         ...optionsProviders,
         ...runtimeProviders,

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import type { DataSource } from 'typeorm';
+import { guardPool } from './pool-guard.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -34,7 +35,12 @@ export function sqlClientFor(dataSource: DataSource): SqliteSqlClient | Postgres
   const driver = dataSource.driver as unknown as { databaseConnection: BetterSqlite3.Database; master: pg.Pool; postgres: typeof pg };
   return dialectOf(dataSource) === 'sqlite'
     ? new SqliteSqlClient(driver.databaseConnection)
-    : new PostgresSqlClient(driver.master, driver.postgres);
+    : new PostgresSqlClient(guardedPool(driver.master), driver.postgres);
+}
+
+function guardedPool(pool: pg.Pool): pg.Pool {
+  guardPool(pool);
+  return pool;
 }
 
 /**

@@ -4,11 +4,28 @@ import { MissingPeerDependencyError } from '../../errors/index.js';
 /** Where the store lives: a database to open, or a DataSource the application already owns. */
 export type StoreOptions =
   | { type: 'sqlite'; database: string }
-  | { type: 'postgres'; url: string; schema?: string; poolSize?: number }
+  | {
+      type: 'postgres';
+      url: string;
+      schema?: string;
+      poolSize?: number;
+      /** Longest a statement may run or wait on a silent connection before it fails (default 5000 ms). */
+      statementTimeoutMs?: number;
+      /** Longest opening a connection, or waiting for a free one in the pool, may take (default 2000 ms). */
+      connectTimeoutMs?: number;
+    }
   | { dataSource: DataSource };
 
 /** How long a SQLite connection waits for another process's write lock before SQLITE_BUSY. */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Bounds on a silent PostgreSQL: without them a request waits as long as a stalled connection stays
+ * open. The statement bound is kept by the server (statement_timeout, which cancels and leaves the
+ * connection usable) and by the client (query_timeout, for a connection whose server went quiet).
+ */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -53,6 +70,8 @@ export function createDataSource(options: StoreOptions): DataSource {
     });
   }
   const { url, schema, poolSize } = options;
+  const statementTimeoutMs = positive('statementTimeoutMs', options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+  const connectTimeoutMs = positive('connectTimeoutMs', options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
   if (schema !== undefined && !IDENTIFIER.test(schema)) {
     throw new Error(`PostgreSQL schema name ${JSON.stringify(schema)} must be a plain identifier ([A-Za-z_][A-Za-z0-9_]*)`);
   }
@@ -63,7 +82,15 @@ export function createDataSource(options: StoreOptions): DataSource {
     poolSize,
     // The store's SQL names tables without a schema: every pooled connection must resolve them in `schema`
     // (ensureSchema creates it and checks this).
-    extra: schema === undefined ? undefined : { options: `-c search_path=${schema}` },
+    extra: {
+      ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+      statement_timeout: statementTimeoutMs,
+      // The client-side bound fires a little later, so a live server reports its own timeout first.
+      query_timeout: statementTimeoutMs + 1000,
+      connectionTimeoutMillis: connectTimeoutMs,
+      // Finds a peer that vanished without closing the connection (a dead host, a dropped route).
+      keepAlive: true,
+    },
   });
 }
 
@@ -75,4 +102,9 @@ function withDriver(packageName: string, feature: string, options: DataSourceOpt
     if (error instanceof DriverPackageNotInstalledError) throw new MissingPeerDependencyError(packageName, feature, { cause: error });
     throw error;
   }
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of milliseconds, got ${value}`);
+  return value;
 }
