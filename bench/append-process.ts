@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { openDataSource, TypeOrmEventStore, type StoreOptions } from '@nest-es/core';
+import { TypeOrmEventStore, type StoreOptions } from '@nest-es/core';
+import { openDataSource } from '@nest-es/core/testing';
 
 export interface AppendProcessLoad {
   store: StoreOptions;

@@ -1,20 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import {
-  EVENT_STORE,
-  EventProcessor,
-  EventSourcingModule,
-  OnEvent,
-  Projector,
-  eventTypeName,
-  type EventStore,
-  type NewEvent,
-  type StoreOptions,
-  type StoredEvent,
-} from '@nest-es/core';
+import { EVENT_STORE, EventSourcingModule, OnEvent, Projector, type EventStore, type NewEvent, type StoreOptions, type StoredEvent } from '@nest-es/core';
 import { AccountAggregate, Deposited } from './bench-aggregates.js';
 import { round } from './stats.js';
+import { EventProcessor, eventTypeName } from '@nest-es/core/testing';
 
 /* Projection catch-up: a projector starting from position 0 over a store that already holds many
    events (a rebuild from zero, or a projector back after downtime) reads them in batches, each

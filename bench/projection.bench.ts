@@ -2,25 +2,10 @@ import { Inject, Module, type INestApplicationContext, type OnModuleInit } from 
 import { NestFactory } from '@nestjs/core';
 import { IsString } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
-import {
-  Aggregate,
-  AggregateId,
-  Apply,
-  CommandGateway,
-  CommandHandler,
-  EVENT_SOURCING_DATA_SOURCE,
-  EventNotifier,
-  EventSourcingModule,
-  OnEvent,
-  portableQuery,
-  Projector,
-  Saga,
-  SyncMode,
-  type StoreOptions,
-  type StoredEvent,
-} from '@nest-es/core';
+import { Aggregate, AggregateId, Apply, CommandGateway, CommandHandler, EVENT_SOURCING_DATA_SOURCE, EventSourcingModule, OnEvent, portableQuery, Projector, Saga, SyncMode, type StoreOptions, type StoredEvent } from '@nest-es/core';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { distribution, round, timeEach } from './stats.js';
+import { EventNotifier } from '@nest-es/core/testing';
 
 /* Projection figures: how long an ASYNC command's event takes to reach a projector, and what
    SIMPLE and CASCADE cost over ASYNC (each saga hop a CASCADE waits for adds its own latency). */

@@ -1,10 +1,11 @@
-import { AggregateLoader, CommandGateway, EventSourcingRegistry, SNAPSHOT_STORE, type SnapshotStore } from '@nest-es/core';
+import { CommandGateway, SNAPSHOT_STORE, type SnapshotStore } from '@nest-es/core';
 import { LEDGER, RecordEntries, SNAPSHOT_EVERY } from './bench-aggregates.js';
 import { bootBenchApp } from './bench-app.js';
 import type { BenchDatabase } from './databases.js';
 import { collectGarbage } from './gc.js';
 import type { RawDriver } from './raw-driver.js';
 import { distribution, timeEach, type Distribution } from './stats.js';
+import { AggregateLoader, EventSourcingRegistry } from '@nest-es/core/testing';
 
 export interface RebuildFigures {
   events: number;

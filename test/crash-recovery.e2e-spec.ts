@@ -1,18 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { DataSource } from 'typeorm';
-import {
-  CommandGateway,
-  deterministicId,
-  openDataSource,
-  TypeOrmCheckpointStore,
-  TypeOrmEventStore,
-  type StoredEvent,
-} from '@nest-es/core';
+import { CommandGateway, type StoredEvent } from '@nest-es/core';
 import { Test } from '@nestjs/testing';
 import { EventSourcingModule } from '@nest-es/core';
 import { PlaceOrder, SHOP_PROVIDERS } from './support/shop.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { deterministicId, openDataSource } from '@nest-es/core/testing';
+import { TypeOrmCheckpointStore, TypeOrmEventStore } from '@nest-es/core';
 
 const ORDERS = 300;
 const SKUS = 30;

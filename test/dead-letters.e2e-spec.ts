@@ -1,9 +1,10 @@
 import { Injectable, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { CommandDeadLetterRetrier, DEAD_LETTER_STORE, DeadLetterService, EventSourcingModule, type DeadLetterStore } from '@nest-es/core';
+import { DEAD_LETTER_STORE, DeadLetterService, EventSourcingModule, type DeadLetterStore } from '@nest-es/core';
 import { createMergeApp } from './support/merge-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { CommandDeadLetterRetrier } from '@nest-es/core/testing';
 
 describe('MANUAL merge and the dead-letter routes', () => {
   let store: TestStore;

@@ -1,17 +1,9 @@
 import { Test } from '@nestjs/testing';
-import {
-  AdmissionGate,
-  CommandGateway,
-  ErrorCode,
-  EventSourcingError,
-  EventSourcingLifecycle,
-  EventSourcingModule,
-  openDataSource,
-  TypeOrmEventStore,
-  type StoredEvent,
-} from '@nest-es/core';
+import { CommandGateway, ErrorCode, EventSourcingError, EventSourcingModule, type StoredEvent } from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { AdmissionGate, EventSourcingLifecycle, openDataSource } from '@nest-es/core/testing';
+import { TypeOrmEventStore } from '@nest-es/core';
 
 async function bootCounter(store: TestStore, shutdownTimeoutMs: number) {
   const moduleRef = await Test.createTestingModule({

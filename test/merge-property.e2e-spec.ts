@@ -1,20 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import fc from 'fast-check';
-import {
-  AggregateReader,
-  CommandGateway,
-  EVENT_STORE,
-  EventSourcingError,
-  EventSourcingRegistry,
-  MergeStrategy,
-  replay,
-  type CommandContext,
-  type EventStore,
-} from '@nest-es/core';
+import { AggregateReader, CommandGateway, EVENT_STORE, EventSourcingError, MergeStrategy, type CommandContext, type EventStore } from '@nest-es/core';
 import { DepositFunds, RegisterPlayer, ReleaseFunds, RenamePlayer, ReserveFunds, WithdrawFunds, type PlayerState } from '../apps/poker/src/player/index.js';
 import { createMergeApp } from './support/merge-app.js';
 import { ledgerViolations, type CommandOutcome } from './support/player-ledger.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { EventSourcingRegistry, replay } from '@nest-es/core/testing';
 
 interface Op {
   kind: 'deposit' | 'withdraw' | 'rename' | 'reserve' | 'release';

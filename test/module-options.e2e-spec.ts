@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { CommandGateway, createDataSource, EventSourcingModule, EVENT_STORE, type EventStore } from '@nest-es/core';
+import { CommandGateway, EventSourcingModule, EVENT_STORE, type EventStore } from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { createDataSource } from '@nest-es/core/testing';
 
 const SETTINGS = Symbol('SETTINGS');
 

@@ -1,6 +1,7 @@
-import { createDataSource, EVENT_STORE, type EventStore, TIMER_STORE, type TimerStore } from '@nest-es/core';
+import { EVENT_STORE, type EventStore, TIMER_STORE, type TimerStore } from '@nest-es/core';
 import { checkOrCall, eventually, playOut, type PokerServer, startPokerServer } from './support/poker-server.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { createDataSource } from '@nest-es/core/testing';
 
 /** The app closed in the middle of a hand and created again on the same store: the hand goes on. */
 describe('poker across a restart', () => {

@@ -1,9 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import pg from 'pg';
-import { CommandGateway, EventProcessor, SyncMode } from '@nest-es/core';
+import { CommandGateway, SyncMode } from '@nest-es/core';
 import { createShopApp } from './support/shop-app.js';
 import { PlaceOrder, ShopReadModel } from './support/shop.domain.js';
 import { createTestStore, TEST_DATABASE_URL, type TestStore } from './support/test-store.js';
+import { EventProcessor } from '@nest-es/core/testing';
 
 const PARTITIONS = 4;
 const REBALANCE_MS = 100;
@@ -29,7 +30,7 @@ function partitionedOnce(apps: INestApplication[]): boolean {
 
 describe('scale-out on PostgreSQL: subscriber partitions leased to one instance each', () => {
   let store: TestStore;
-  let apps: INestApplication[] = [];
+  const apps: INestApplication[] = [];
 
   beforeAll(async () => {
     store = await createTestStore();

@@ -9,7 +9,7 @@ export default async function globalSetup() {
     await client.connect();
     await client.query('select 1');
   } catch (error) {
-    throw new Error(`PostgreSQL suites need a server at TEST_DATABASE_URL=${url}, but connecting failed: ${error.message}`);
+    throw new Error(`PostgreSQL suites need a server at TEST_DATABASE_URL=${url}, but connecting failed: ${error.message}`, { cause: error });
   } finally {
     await client.end().catch(() => undefined);
   }

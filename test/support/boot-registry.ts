@@ -1,6 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { BootValidationError, EventSourcingModule, EventSourcingRegistry } from '@nest-es/core';
+import { BootValidationError, EventSourcingModule } from '@nest-es/core';
+import { EventSourcingRegistry } from '@nest-es/core/testing';
 
 /** Boots the module with these providers on an in-memory store and returns what discovery registered. */
 export async function bootRegistry(...providers: Provider[]): Promise<EventSourcingRegistry> {

@@ -1,4 +1,5 @@
-import { APPLIERS_METADATA, type StoredEvent } from '@nest-es/core';
+import { type StoredEvent } from '@nest-es/core';
+import { APPLIERS_METADATA } from '@nest-es/core/testing';
 
 /** Applies a process manager's own events to its state with its `@Apply` methods, as the framework replays them. */
 export function replayProcess<S>(process: object, state: S, events: object[]): S {

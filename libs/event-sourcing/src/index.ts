@@ -1,14 +1,85 @@
-// The @nestjs/cqrs bridge is a separate entry (cqrs/index.ts, `@nest-es/core/cqrs`): @nestjs/cqrs is an optional peer dependency.
-export * from './command/index.js';
-export * from './dead-letter/index.js';
-export * from './decorators/index.js';
-export * from './discovery/index.js';
-export * from './errors/index.js';
-export * from './http/index.js';
-export * from './merge/index.js';
-export * from './module/index.js';
-export * from './processing/index.js';
-export * from './runtime/index.js';
-export * from './scheduling/index.js';
-export * from './snapshot/index.js';
-export * from './store/index.js';
+// The public API of @nest-es/core: what applications write against. Everything else is internal.
+// The @nestjs/cqrs bridge is its own entry (`@nest-es/core/cqrs`), test helpers are `@nest-es/core/testing`.
+
+// The module and its options
+export { EventSourcingModule, type EventSourcingModuleAsyncOptions } from './module/event-sourcing.module.js';
+export type { EventSourcingModuleOptions, EventSourcingModuleStaticOptions, ProcessingOptions } from './config/event-sourcing-options.js';
+export type { StoreOptions } from './config/store-options.js';
+export { EVENT_SOURCING_DATA_SOURCE } from './config/tokens.js';
+export { parseDatabaseUrl } from './store/typeorm/store-options.js';
+
+// Decorators
+export { Aggregate } from './decorators/aggregate.decorator.js';
+export { AggregateId } from './decorators/aggregate-id.decorator.js';
+export { Apply } from './decorators/apply.decorator.js';
+export { CommandHandler } from './decorators/command-handler.decorator.js';
+export { MergeHandler } from './decorators/merge-handler.decorator.js';
+export { MergeStrategyInterceptor } from './decorators/merge-strategy-interceptor.decorator.js';
+export { EventType, type EventTypeOptions, type Upcaster } from './decorators/event-type.decorator.js';
+export { EventSaga, OnEvent, OnRejected, OnTimeout, ProcessManager, Projector, Saga } from './decorators/subscriber.decorators.js';
+export type { AggregateOptions, CommandHandlerOptions } from './decorators/decorator-types.js';
+export type { ProcessManagerOptions, SubscriberKind, SubscriberOptions } from './decorators/subscriber-types.js';
+
+// What handlers receive and return
+export type { CommandContext } from './model/command-context.js';
+export { withSnapshot, type HandlerResult, type HandlerResultWithSnapshot } from './model/handler-result.js';
+export { proceed, reject, type MergeDecision } from './model/merge-decision.js';
+export { MergeStrategy, type MergeStrategyName } from './model/merge-strategy.js';
+export { Merge, type MergeConflict, type MergeInterceptor, type MergeVerdict } from './merge/merge-interceptor.js';
+export type { SnapshotPolicyOption } from './model/snapshot-policy-option.js';
+export {
+  emit,
+  fact,
+  type CommandEmission,
+  type CommandRejection,
+  type Emission,
+  type FactEmission,
+  type ProcessContext,
+  type ProcessReaction,
+  type TimerRequest,
+} from './processing/emissions.js';
+export { portableQuery, type Queryable } from './processing/portable-query.js';
+
+// Sending commands and reading aggregates
+export { CommandGateway } from './command/command-gateway.js';
+export { SyncMode, type CommandResult, type SendOptions } from './model/send-options.js';
+export { validateCommand } from './command/command-validation.js';
+export { AggregateReader, type AggregateSnapshotView } from './command/aggregate-reader.js';
+export type { EventMetadata, NewEvent, StoredEvent, StreamId } from './model/event-envelope.js';
+
+// Errors
+export { ErrorCode } from './errors/error-code.js';
+export {
+  AbortedError,
+  EventSourcingError,
+  FailedPreconditionError,
+  InvalidArgumentError,
+  NotFoundError,
+  SequenceMismatchError,
+  SyncTimeoutError,
+  UnavailableError,
+} from './errors/event-sourcing.error.js';
+export { BootValidationError } from './discovery/boot-validation.error.js';
+export { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from './store/store-errors.js';
+
+// Stores: ports and their injection tokens
+export { EVENT_STORE, type AppendRequest, type AppendResult, type CommandRecord, type EventStore, type ReadAllOptions, type ReadStreamOptions, type StreamIdsOptions } from './store/event-store.js';
+export { SNAPSHOT_STORE, CorruptSnapshotError, type Snapshot, type SnapshotStore } from './store/snapshot-store.js';
+export { CHECKPOINT_STORE, type CheckpointStore } from './store/checkpoint-store.js';
+export { DEAD_LETTER_STORE, type DeadLetter, type DeadLetterKind, type DeadLetterStatus, type DeadLetterStore, type NewDeadLetter } from './store/dead-letter-store.js';
+export { TIMER_STORE, type ProcessTimer, type TimerStore } from './store/timer-store.js';
+
+// The TypeORM adapter: its stores, entity schemas and migrations (for an application's own DataSource)
+export { TypeOrmEventStore } from './store/typeorm/typeorm-event-store.js';
+export { TypeOrmSnapshotStore } from './store/typeorm/typeorm-snapshot-store.js';
+export { TypeOrmCheckpointStore } from './store/typeorm/typeorm-checkpoint-store.js';
+export { TypeOrmDeadLetterStore } from './store/typeorm/typeorm-dead-letter-store.js';
+export { TypeOrmTimerStore } from './store/typeorm/typeorm-timer-store.js';
+export { eventSourcingEntitySchemas } from './store/typeorm/schema/entity-schemas.js';
+export { eventSourcingMigrations } from './store/typeorm/schema/event-sourcing-migrations.js';
+export { ensureSchema } from './store/typeorm/schema/migrate.js';
+
+// Operations: dead letters and rebuilds
+export { DeadLetterService, type DeadLetterFilter, type RetriedDeadLetter } from './dead-letter/dead-letter.service.js';
+export { SnapshotRebuilder, type RebuildProgress, type RebuildSummary } from './maintenance/snapshot-rebuilder.js';
+export { ProjectionRebuilder, type ProjectionRebuildProgress, type ProjectionRebuildSummary } from './maintenance/projection-rebuilder.js';

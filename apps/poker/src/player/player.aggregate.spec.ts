@@ -1,4 +1,4 @@
-import { aggregateMetadataOf, COMMAND_HANDLERS_METADATA, ErrorCode, MergeStrategy } from '@nest-es/core';
+import { ErrorCode, MergeStrategy } from '@nest-es/core';
 import { PlayerAggregate } from './player.aggregate.js';
 import { DepositFunds, RegisterPlayer, ReleaseFunds, RenamePlayer, ReserveFunds, SettleTableSession, SitIn, SitOut, WithdrawFunds } from './player.commands.js';
 import {
@@ -14,6 +14,7 @@ import {
 } from './player.events.js';
 import type { PlayerState } from './player.state.js';
 import { AggregateFixture, expectRefusal } from '@nest-es/core/testing';
+import { aggregateMetadataOf, COMMAND_HANDLERS_METADATA } from '@nest-es/core/testing';
 
 const ID = 'alice';
 const command = <T extends object>(type: new () => T, fields: Partial<T> = {}): T => Object.assign(new type(), { playerId: ID, ...fields });

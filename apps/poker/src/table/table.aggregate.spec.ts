@@ -1,9 +1,10 @@
-import { aggregateMetadataOf, ErrorCode } from '@nest-es/core';
+import { ErrorCode } from '@nest-es/core';
 import { TableAggregate } from './table.aggregate.js';
 import { CreateTable, EndHand, JoinTable, LeaveTable, StartHand } from './table.commands.js';
 import { HandEnded, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, TableCreated } from './table.events.js';
 import type { TableState } from './table.state.js';
 import { AggregateFixture, expectRefusal } from '@nest-es/core/testing';
+import { aggregateMetadataOf } from '@nest-es/core/testing';
 
 const TABLE = 'table-1';
 const context = { aggregateId: TABLE };

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { AggregateDefinition } from '../discovery/aggregate-definition.js';
-import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
+import type { AggregateDefinition } from '../model/aggregate-definition.js';
+import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
 import { newestUsableSnapshot } from '../snapshot/newest-usable-snapshot.js';
-import type { StoredEvent, StreamId } from '../store/event-envelope.js';
+import type { StoredEvent, StreamId } from '../model/event-envelope.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { SNAPSHOT_STORE, type SnapshotStore } from '../store/snapshot-store.js';
 import { replay, type ReplayableEvent } from './aggregate-replayer.js';

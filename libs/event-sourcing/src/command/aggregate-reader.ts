@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
-import type { AggregateDefinition } from '../discovery/aggregate-definition.js';
+import type { AggregateDefinition } from '../model/aggregate-definition.js';
 import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
-import { COMMAND_DISPATCHER } from '../module/tokens.js';
+import { COMMAND_DISPATCHER } from '../config/tokens.js';
 import { AggregateDispatcher } from '../scheduling/index.js';
-import { MAX_SEQUENCE, type StoredEvent } from '../store/event-envelope.js';
+import { MAX_SEQUENCE, type StoredEvent } from '../model/event-envelope.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { AggregateLoader } from './aggregate-loader.js';
 import { isSequence, validateId } from './command-validation.js';

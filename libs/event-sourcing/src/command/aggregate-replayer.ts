@@ -1,4 +1,4 @@
-import type { AggregateDefinition } from '../discovery/aggregate-definition.js';
+import type { AggregateDefinition } from '../model/aggregate-definition.js';
 
 /** Anything with a type and a payload: a stored event, or one just decided. */
 export interface ReplayableEvent {

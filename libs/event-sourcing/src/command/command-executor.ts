@@ -1,18 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
+import type { CommandHandlerDefinition } from '../model/aggregate-definition.js';
 import { AlreadyExistsError, EventSourcingError, SequenceMismatchError } from '../errors/index.js';
-import { MergeResolver } from '../merge/merge-resolver.js';
-import type { MergeStrategyName } from '../merge/merge-strategy.js';
-import type { StreamId } from '../store/event-envelope.js';
+import { MergeResolver } from './merge-resolver.js';
+import type { MergeStrategyName } from '../model/merge-strategy.js';
+import type { StreamId } from '../model/event-envelope.js';
 import { EVENT_STORE, type CommandRecord, type EventStore } from '../store/event-store.js';
 import { ConcurrencyError, DuplicateCommandError } from '../store/store-errors.js';
 import { AggregateLoader, type LoadedAggregate } from './aggregate-loader.js';
-import type { CommandContext } from './command-context.js';
+import type { CommandContext } from '../model/command-context.js';
 import { EventAppender } from './event-appender.js';
 import { invokeHandler } from './handler-invoker.js';
-import type { NormalizedHandlerResult } from './handler-result.js';
+import type { NormalizedHandlerResult } from '../model/handler-result.js';
 import type { EventMetadataInput } from './new-event.js';
-import type { CommandResult } from './send-options.js';
+import type { CommandResult } from '../model/send-options.js';
 
 /** A validated command with everything the pipeline needs to run it. */
 export interface CommandEnvelope {

@@ -1,19 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
+import type { CommandHandlerDefinition } from '../model/aggregate-definition.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
 import { MergeInterceptors } from '../merge/merge-interceptors.js';
-import { assertMergeStrategyUsable, normalizeMergeStrategy } from '../merge/merge-strategy.js';
+import { normalizeMergeStrategy } from '../model/merge-strategy.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { MetricsService } from '../runtime/metrics.service.js';
 import { AggregateDispatcher } from '../scheduling/index.js';
-import { COMMAND_DISPATCHER } from '../module/tokens.js';
-import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
-import { SyncWaiter } from '../processing/sync-waiter.js';
+import { COMMAND_DISPATCHER } from '../config/tokens.js';
+import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
+import { SyncWaiter } from './sync-waiter.js';
 import { CommandExecutor } from './command-executor.js';
 import { commandFingerprint } from './command-fingerprint.js';
-import { validateCommand, validateId, validateSendOptions } from './command-validation.js';
-import { SyncMode, type CommandResult, type SendOptions } from './send-options.js';
+import { validateCommand, validateId, validateSendOptions, assertMergeStrategyUsable } from './command-validation.js';
+import { SyncMode, type CommandResult, type SendOptions } from '../model/send-options.js';
 import { timeOrderedId } from './time-ordered-id.js';
 
 const DEFAULT_SYNC_TIMEOUT_MS = 5_000;

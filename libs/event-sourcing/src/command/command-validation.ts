@@ -1,9 +1,11 @@
 import { validate, type ValidationError } from 'class-validator';
 import { InvalidArgumentError } from '../errors/index.js';
-import { MAX_SEQUENCE } from '../store/event-envelope.js';
+import { MAX_SEQUENCE } from '../model/event-envelope.js';
 import { unstorableStringReason } from '../store/storable-value.js';
-import type { SendOptions } from './send-options.js';
-import { SyncMode } from './send-options.js';
+import type { AggregateDefinition } from '../model/aggregate-definition.js';
+import { MergeStrategy, type MergeStrategyName } from '../model/merge-strategy.js';
+import type { SendOptions } from '../model/send-options.js';
+import { SyncMode } from '../model/send-options.js';
 
 const MAX_ID_LENGTH = 200;
 
@@ -60,4 +62,21 @@ export function isSequence(value: unknown): value is number {
 export function describe(value: unknown): string {
   const text = typeof value === 'string' ? `'${value}'` : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/**
+ * A per-call strategy must be registered, and AGGREGATE_HANDLES needs a `@MergeHandler()` on the
+ * target aggregate (declared strategies are checked at boot). Checked on every send, so the answer
+ * does not depend on whether this particular call happens to meet a mismatch.
+ */
+export function assertMergeStrategyUsable(aggregate: AggregateDefinition, strategy: MergeStrategyName | undefined, known: readonly string[]): void {
+  if (strategy === undefined) return;
+  if (!known.includes(strategy)) {
+    throw new InvalidArgumentError(`merge strategy must be one of ${known.join(', ')}, got '${strategy}'`);
+  }
+  if (strategy === MergeStrategy.AGGREGATE_HANDLES && !aggregate.mergeHandler) {
+    throw new InvalidArgumentError(
+      `merge strategy aggregate_handles needs a @MergeHandler() method on ${aggregate.classRef.name} (aggregate '${aggregate.type}'), which has none`,
+    );
+  }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AggregateDefinition } from '../discovery/aggregate-definition.js';
+import type { AggregateDefinition } from '../model/aggregate-definition.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
 import { Snapshotter } from '../snapshot/snapshotter.js';
-import type { StreamId } from '../store/event-envelope.js';
+import type { StreamId } from '../model/event-envelope.js';
 import { EVENT_STORE, type AppendResult, type EventStore } from '../store/event-store.js';
 import type { LoadedAggregate } from './aggregate-loader.js';
 import { AggregateLoader } from './aggregate-loader.js';

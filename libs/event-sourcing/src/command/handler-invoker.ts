@@ -1,7 +1,7 @@
-import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
+import type { CommandHandlerDefinition } from '../model/aggregate-definition.js';
 import { eventTypeName } from '../decorators/event-type.decorator.js';
-import type { CommandContext } from './command-context.js';
-import { normalizeHandlerResult, type NormalizedHandlerResult } from './handler-result.js';
+import type { CommandContext } from '../model/command-context.js';
+import { normalizeHandlerResult, type NormalizedHandlerResult } from '../model/handler-result.js';
 
 /** Runs a command handler and holds it to its declaration: it may emit only the events it names. */
 export async function invokeHandler(

@@ -1,4 +1,4 @@
-import type { EventMetadata, NewEvent } from '../store/event-envelope.js';
+import type { EventMetadata, NewEvent } from '../model/event-envelope.js';
 import { eventTypeOf } from '../decorators/event-type.decorator.js';
 import { timeOrderedId } from './time-ordered-id.js';
 

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { CommandHandler as CqrsCommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandGateway } from '../command/command-gateway.js';
-import type { CommandResult } from '../command/send-options.js';
+import type { CommandResult } from '../model/send-options.js';
 import { carriedOptions } from './with-options.js';
 
 /**

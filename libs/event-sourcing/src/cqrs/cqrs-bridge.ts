@@ -5,7 +5,7 @@ import { CommandGateway } from '../command/command-gateway.js';
 import { BootValidationError } from '../discovery/boot-validation.error.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 import { cqrsHandledCommand, forwardingHandler } from './command-forwarding.js';
 import { toEventInstance } from './stored-event-of.js';
 

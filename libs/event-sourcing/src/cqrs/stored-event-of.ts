@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 
 const envelopes = new WeakMap<object, StoredEvent>();
 

@@ -1,4 +1,4 @@
-import type { SendOptions } from '../command/send-options.js';
+import type { SendOptions } from '../model/send-options.js';
 
 /** Kept beside the command, not on it: the command's own fields stay exactly what the aggregate sees. */
 const carried = new WeakMap<object, SendOptions>();

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { CommandGateway } from '../command/command-gateway.js';
 import { describe } from '../command/command-validation.js';
-import type { CommandResult } from '../command/send-options.js';
+import type { CommandResult } from '../model/send-options.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { FailedPreconditionError, InvalidArgumentError } from '../errors/index.js';
-import { MergeStrategy } from '../merge/merge-strategy.js';
+import { MergeStrategy } from '../model/merge-strategy.js';
 import type { ParkedCommandContext } from '../merge/parked-command.js';
 import type { DeadLetter } from '../store/dead-letter-store.js';
 

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
-import type { MergeStrategyName } from '../merge/merge-strategy.js';
-import type { SnapshotPolicyOption } from '../snapshot/snapshot-policy-option.js';
+import type { MergeStrategyName } from '../model/merge-strategy.js';
+import type { SnapshotPolicyOption } from '../model/snapshot-policy-option.js';
 
 export interface AggregateOptions {
   /** Default COMMUTATIVE. */

@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { CommandContext } from '../command/command-context.js';
+import type { CommandContext } from '../model/command-context.js';
 import {
   AGGREGATE_ID_PROPERTY_METADATA,
   AGGREGATE_METADATA,
@@ -9,10 +9,10 @@ import {
 } from '../decorators/constants.js';
 import { eventTypeName } from '../decorators/event-type.decorator.js';
 import type { AggregateMetadata, ApplierMetadata, CommandHandlerMetadata } from '../decorators/decorator-types.js';
-import { MergeStrategy, normalizeMergeStrategy, type MergeStrategyName } from '../merge/merge-strategy.js';
-import type { SnapshotPolicyOption } from '../snapshot/snapshot-policy-option.js';
+import { MergeStrategy, normalizeMergeStrategy, type MergeStrategyName } from '../model/merge-strategy.js';
+import type { SnapshotPolicyOption } from '../model/snapshot-policy-option.js';
 import { createSnapshotPolicy } from '../snapshot/snapshot-policy.js';
-import type { AggregateDefinition, Applier, CommandHandlerDefinition } from './aggregate-definition.js';
+import type { AggregateDefinition, Applier, CommandHandlerDefinition } from '../model/aggregate-definition.js';
 
 export interface AggregateDefaults {
   mergeStrategy?: MergeStrategyName;

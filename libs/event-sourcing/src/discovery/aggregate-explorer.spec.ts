@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
-import { Aggregate, Apply, CommandHandler } from '../decorators/index.js';
-import { MergeStrategy } from '../merge/merge-strategy.js';
+import { Aggregate, Apply, CommandHandler } from '../index.js';
+import { MergeStrategy } from '../model/merge-strategy.js';
 import { bootFailure, bootRegistry } from '../../../../test/support/boot-registry.js';
 
 class Open {}

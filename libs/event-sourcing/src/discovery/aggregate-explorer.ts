@@ -6,8 +6,8 @@ import type { ApplierMetadata, CommandHandlerMetadata } from '../decorators/deco
 import { mergeInterceptorNameOf } from '../decorators/merge-strategy-interceptor.decorator.js';
 import type { MergeInterceptor } from '../merge/merge-interceptor.js';
 import { MergeInterceptors } from '../merge/merge-interceptors.js';
-import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
-import type { AggregateDefinition } from './aggregate-definition.js';
+import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
+import type { AggregateDefinition } from '../model/aggregate-definition.js';
 import { aggregateMetadataOf, buildAggregateDefinition } from './aggregate-definition-builder.js';
 import { BootValidationError } from './boot-validation.error.js';
 import { EventSourcingRegistry } from './event-sourcing-registry.js';

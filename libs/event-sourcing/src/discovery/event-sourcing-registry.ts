@@ -1,5 +1,5 @@
 import { Injectable, type Type } from '@nestjs/common';
-import type { AggregateDefinition, CommandHandlerDefinition } from './aggregate-definition.js';
+import type { AggregateDefinition, CommandHandlerDefinition } from '../model/aggregate-definition.js';
 import { EventTypeRegistry } from './event-type-registry.js';
 import type { SubscriberDefinition } from './subscriber-definition.js';
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { EventType } from '../decorators/event-type.decorator.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 import { EventTypeRegistry } from './event-type-registry.js';
 
 const stored = (type: string, schemaVersion: number, payload: unknown): StoredEvent => ({

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { eventTypeOf, type EventTypeInfo } from '../decorators/event-type.decorator.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 import type { EventUpcaster } from '../store/upcasting-event-store.js';
 
 export interface EventTypeDefinition extends EventTypeInfo {
@@ -67,7 +67,7 @@ function upcastOne(event: StoredEvent, definition: EventTypeDefinition): StoredE
     try {
       payload = definition.upcasters[version](payload);
     } catch (error) {
-      throw new Error(`upcasting ${event.type} at position ${event.position} from version ${version} failed: ${(error as Error).message}`);
+      throw new Error(`upcasting ${event.type} at position ${event.position} from version ${version} failed: ${(error as Error).message}`, { cause: error });
     }
   }
   return { ...event, type: definition.name, schemaVersion: Math.max(version, event.schemaVersion), payload };

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { ProcessManagerOptions, SubscriberKind, SubscriberOptions } from '../decorators/subscriber-types.js';
-import type { AggregateDefinition } from './aggregate-definition.js';
+import type { AggregateDefinition } from '../model/aggregate-definition.js';
 
 export type SubscriberMethod = (...args: any[]) => unknown;
 

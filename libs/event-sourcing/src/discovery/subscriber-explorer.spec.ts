@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Aggregate, Apply, CommandHandler, OnEvent, ProcessManager, Projector, Saga } from '../decorators/index.js';
+import { Aggregate, Apply, CommandHandler, OnEvent, ProcessManager, Projector, Saga } from '../index.js';
 import { bootFailure, bootRegistry } from '../../../../test/support/boot-registry.js';
 
 class Ring {}

@@ -10,9 +10,9 @@ import {
 import { eventTypeName } from '../decorators/event-type.decorator.js';
 import type { ApplierMetadata } from '../decorators/decorator-types.js';
 import type { EventHandlerMetadata, ProcessManagerOptions, SubscriberMetadata, TimeoutHandlerMetadata } from '../decorators/subscriber-types.js';
-import { MergeStrategy } from '../merge/merge-strategy.js';
+import { MergeStrategy } from '../model/merge-strategy.js';
 import { createSnapshotPolicy } from '../snapshot/snapshot-policy.js';
-import type { AggregateDefinition, Applier } from './aggregate-definition.js';
+import type { AggregateDefinition, Applier } from '../model/aggregate-definition.js';
 import { BootValidationError } from './boot-validation.error.js';
 import { EventSourcingRegistry } from './event-sourcing-registry.js';
 import type { ProcessDefinition, SubscriberDefinition, SubscriberMethod } from './subscriber-definition.js';

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { AggregateReader, type AggregateSnapshotView } from '../command/aggregate-reader.js';
 import { describe } from '../command/command-validation.js';
 import { InvalidArgumentError } from '../errors/index.js';
-import { MAX_SEQUENCE } from '../store/event-envelope.js';
+import { MAX_SEQUENCE } from '../model/event-envelope.js';
 import { toDetailedWireEvent, type WireEvent } from './wire-event.js';
 
 /** `GET /aggregates/:type/:id` and its events (the write side's state and events, for the caller retry flow). */

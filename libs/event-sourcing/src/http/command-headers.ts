@@ -1,8 +1,8 @@
 import { InvalidArgumentError } from '../errors/index.js';
-import { normalizeMergeStrategy } from '../merge/merge-strategy.js';
-import { parseSyncMode, type SendOptions } from '../command/send-options.js';
+import { normalizeMergeStrategy } from '../model/merge-strategy.js';
+import { parseSyncMode, type SendOptions } from '../model/send-options.js';
 import { describe } from '../command/command-validation.js';
-import { MAX_SEQUENCE } from '../store/event-envelope.js';
+import { MAX_SEQUENCE } from '../model/event-envelope.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 

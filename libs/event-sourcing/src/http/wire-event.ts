@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 
 export interface WireEvent {
   type: string;

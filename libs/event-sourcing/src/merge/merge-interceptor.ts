@@ -1,7 +1,7 @@
-import type { CommandContext } from '../command/command-context.js';
-import type { NormalizedHandlerResult } from '../command/handler-result.js';
-import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
-import type { StoredEvent, StreamId } from '../store/event-envelope.js';
+import type { CommandContext } from '../model/command-context.js';
+import type { NormalizedHandlerResult } from '../model/handler-result.js';
+import type { CommandHandlerDefinition } from '../model/aggregate-definition.js';
+import type { StoredEvent, StreamId } from '../model/event-envelope.js';
 
 /** What a merge strategy sees: a command decided by a caller who saw an older sequence. */
 export interface MergeConflict {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AggregateHandlesMerge, CommutativeMerge, ManualMerge, StrictMerge } from './builtin-merge-interceptors.js';
 import type { MergeInterceptor } from './merge-interceptor.js';
-import { MergeStrategy, normalizeMergeStrategy, type MergeStrategyName } from './merge-strategy.js';
+import { MergeStrategy, normalizeMergeStrategy, type MergeStrategyName } from '../model/merge-strategy.js';
 
 /** The merge strategies by name: the four built-ins, then the application's (registered at boot). */
 @Injectable()

@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 
 /** How one kind of subscriber handles what its subscription reads. */
 export interface BatchHandler {

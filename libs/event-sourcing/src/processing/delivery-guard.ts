@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { UnavailableError } from '../errors/index.js';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 import type { DeadLetterStore } from '../store/dead-letter-store.js';
 import { DEFAULT_RETRY_POLICY, RetriesExhaustedError, withRetries, type RetryPolicy } from './retry-policy.js';
 

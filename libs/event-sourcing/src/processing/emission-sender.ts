@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandGateway } from '../command/command-gateway.js';
 import { ErrorCode } from '../errors/error-code.js';
 import { EventSourcingError } from '../errors/event-sourcing.error.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 import { deterministicId } from './deterministic-id.js';
 import { isFact, type CommandRejection, type Emission } from './emissions.js';
 import { FactAppender } from './fact-appender.js';

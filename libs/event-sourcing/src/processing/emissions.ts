@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../errors/error-code.js';
-import type { MergeStrategyName } from '../merge/merge-strategy.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { MergeStrategyName } from '../model/merge-strategy.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 
 const EMISSION = Symbol('event-sourcing:emission');
 

@@ -5,7 +5,7 @@ import type { SubscriberKind } from '../decorators/subscriber-types.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
-import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
+import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
 import { CompositeEventDispatcher, DEFAULT_PARALLELISM, DefaultAggregateSchedulerSupplier } from '../scheduling/index.js';
 import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
@@ -25,7 +25,7 @@ import { SubscriberKindDispatcher } from './subscriber-kind-dispatcher.js';
 import { DEFAULT_SUBSCRIPTION_SETTINGS, SubscriptionRunner } from './subscription-runner.js';
 import { TimerPoller } from './timer-poller.js';
 import { DEFAULT_REBALANCE_INTERVAL_MS, PartitionCoordinator } from './partition-coordinator.js';
-import { checkpointName, partitionCount, partitionOfKey, type Partition } from './partitions.js';
+import { checkpointName, partitionCount, partitionOfKey, type Partition } from '../discovery/subscriber-partitions.js';
 
 const KINDS: SubscriberKind[] = ['projector', 'saga', 'process-manager'];
 const DEFAULT_TIMER_POLL_MS = 200;

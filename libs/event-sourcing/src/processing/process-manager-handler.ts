@@ -4,7 +4,7 @@ import type { EventAppender } from '../command/event-appender.js';
 import { eventTypeName } from '../decorators/event-type.decorator.js';
 import type { ProcessDefinition, SubscriberDefinition, SubscriberMethod } from '../discovery/subscriber-definition.js';
 import type { AggregateDispatcher } from '../scheduling/index.js';
-import type { StoredEvent, StreamId } from '../store/event-envelope.js';
+import type { StoredEvent, StreamId } from '../model/event-envelope.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { EventStore } from '../store/event-store.js';
 import { ConcurrencyError, DuplicateCommandError } from '../store/store-errors.js';

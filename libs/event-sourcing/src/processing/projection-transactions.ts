@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { EVENT_SOURCING_DATA_SOURCE } from '../module/tokens.js';
+import { EVENT_SOURCING_DATA_SOURCE } from '../config/tokens.js';
 import { dialectOf } from '../store/typeorm/sql-client.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 import type { TypeOrmCheckpointStore } from '../store/typeorm/typeorm-checkpoint-store.js';
 import type { BatchHandler } from './batch-handler.js';
 import { CheckpointMovedError, isFinalDeliveryError, type DeliveryGuard } from './delivery-guard.js';

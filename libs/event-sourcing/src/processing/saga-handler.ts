@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import type { AggregateDispatcher } from '../scheduling/index.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { BatchHandler } from './batch-handler.js';
 import type { DeliveryGuard } from './delivery-guard.js';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { openTestDataSource, type TestDataSource } from '../../../../test/support/test-database.js';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 import type { EventStore, ReadAllOptions } from '../store/event-store.js';
 import { TypeOrmCheckpointStore, TypeOrmEventStore } from '../store/typeorm/index.js';
 import type { BatchHandler } from './batch-handler.js';

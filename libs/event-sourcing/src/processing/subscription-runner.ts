@@ -2,12 +2,12 @@ import { Logger } from '@nestjs/common';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import type { EventNotifier } from '../runtime/event-notifier.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 import type { EventStore } from '../store/event-store.js';
 import type { BatchHandler } from './batch-handler.js';
 import { BackgroundLoop } from './background-loop.js';
 import { isFinalDeliveryError } from './delivery-guard.js';
-import { checkpointName, partitionOf, WHOLE, type Partition } from './partitions.js';
+import { checkpointName, partitionOf, WHOLE, type Partition } from '../discovery/subscriber-partitions.js';
 
 export interface SubscriptionSettings {
   /** The backstop when no in-process append wakes the subscription (appends of other instances). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 
 type Wake = () => void;
 

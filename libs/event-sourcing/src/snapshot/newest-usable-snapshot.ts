@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import type { StreamId } from '../store/event-envelope.js';
+import type { StreamId } from '../model/event-envelope.js';
 import { CorruptSnapshotError, type Snapshot, type SnapshotStore } from '../store/snapshot-store.js';
 
 /**

@@ -1,13 +1,5 @@
 import { eventTypeName } from '../decorators/event-type.decorator.js';
-import type { SnapshotPolicyOption } from './snapshot-policy-option.js';
-
-export interface SnapshotPolicy {
-  readonly enabled: boolean;
-  /** Snapshots kept per aggregate. */
-  readonly retain: number;
-  /** Whether an append that moved the aggregate from `fromSequence` to `toSequence` with these event types calls for one. */
-  isDue(fromSequence: number, toSequence: number, eventTypes: readonly string[]): boolean;
-}
+import type { SnapshotPolicy, SnapshotPolicyOption } from '../model/snapshot-policy-option.js';
 
 export const DEFAULT_SNAPSHOT_RETAIN = 3;
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { AggregateDefinition } from '../discovery/aggregate-definition.js';
-import type { StreamId } from '../store/event-envelope.js';
+import type { AggregateDefinition } from '../model/aggregate-definition.js';
+import type { StreamId } from '../model/event-envelope.js';
 import { SNAPSHOT_STORE, type SnapshotStore } from '../store/snapshot-store.js';
 
 /** Persists snapshots after the events are committed; a failure is logged, never the command's. */

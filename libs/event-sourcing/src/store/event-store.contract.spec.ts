@@ -1,7 +1,7 @@
 // The EventStore contract, run on SQLite and on PostgreSQL (ES_TEST_DB, set by the jest project).
 import { randomUUID } from 'node:crypto';
 import { openTestDataSource, type TestDataSource } from '../../../../test/support/test-database.js';
-import type { EventMetadata, NewEvent, StoredEvent, StreamId } from './event-envelope.js';
+import type { EventMetadata, NewEvent, StoredEvent, StreamId } from '../model/event-envelope.js';
 import type { AppendRequest, AppendResult, EventStore } from './event-store.js';
 import { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from './store-errors.js';
 import { createDataSource, TypeOrmEventStore } from './typeorm/index.js';

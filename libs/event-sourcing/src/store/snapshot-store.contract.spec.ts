@@ -1,7 +1,7 @@
 // The SnapshotStore contract, run on SQLite and on PostgreSQL (ES_TEST_DB, set by the jest project).
 import { randomUUID } from 'node:crypto';
 import { openTestDataSource, type TestDataSource } from '../../../../test/support/test-database.js';
-import type { StreamId } from './event-envelope.js';
+import type { StreamId } from '../model/event-envelope.js';
 import { CorruptSnapshotError, type Snapshot, type SnapshotStore } from './snapshot-store.js';
 import { TypeOrmSnapshotStore } from './typeorm/index.js';
 

@@ -1,4 +1,4 @@
-import type { StreamId } from './event-envelope.js';
+import type { StreamId } from '../model/event-envelope.js';
 
 export interface Snapshot<S = unknown> {
   stream: StreamId;

@@ -1,4 +1,4 @@
-import type { StreamId } from './event-envelope.js';
+import type { StreamId } from '../model/event-envelope.js';
 
 /** The append guard fired: the stream moved on since the events were decided. */
 export class ConcurrencyError extends Error {

@@ -1,4 +1,4 @@
-import type { StoredEvent, StreamId } from './event-envelope.js';
+import type { StoredEvent, StreamId } from '../model/event-envelope.js';
 import type { AppendRequest, AppendResult, CommandRecord, EventStore, ReadAllOptions, ReadStreamOptions, StreamIdsOptions } from './event-store.js';
 
 /** Brings stored events to the shape the running code expects (event names and upcasters). */

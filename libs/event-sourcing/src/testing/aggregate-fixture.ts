@@ -1,10 +1,10 @@
 import type { Type } from '@nestjs/common';
 import { replay } from '../command/aggregate-replayer.js';
-import type { CommandContext } from '../command/command-context.js';
+import type { CommandContext } from '../model/command-context.js';
 import { validateCommand } from '../command/command-validation.js';
 import { eventTypeName } from '../decorators/event-type.decorator.js';
 import { invokeHandler } from '../command/handler-invoker.js';
-import type { AggregateDefinition } from '../discovery/aggregate-definition.js';
+import type { AggregateDefinition } from '../model/aggregate-definition.js';
 import { buildAggregateDefinition } from '../discovery/aggregate-definition-builder.js';
 import { BootValidationError } from '../discovery/boot-validation.error.js';
 import { ErrorCode } from '../errors/error-code.js';

@@ -1,4 +1,4 @@
-import type { NewEvent, StoredEvent, StreamId } from '../event-envelope.js';
+import type { NewEvent, StoredEvent, StreamId } from '../../model/event-envelope.js';
 import type { AppendRequest, AppendResult } from '../event-store.js';
 import { ConcurrencyError, DuplicateCommandError } from '../store-errors.js';
 

@@ -1,4 +1,4 @@
-import type { EventMetadata, StoredEvent } from '../event-envelope.js';
+import type { EventMetadata, StoredEvent } from '../../model/event-envelope.js';
 
 export const EVENT_COLUMNS =
   'position, aggregate_type, aggregate_id, sequence, event_type, schema_version, payload, metadata, occurred_at, ' +

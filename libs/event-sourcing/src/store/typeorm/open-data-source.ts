@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { ensureSchema } from './schema/migrate.js';
-import { createDataSource, type StoreOptions } from './store-options.js';
+import type { StoreOptions } from '../../config/store-options.js';
+import { createDataSource } from './store-options.js';
 
 /**
  * An initialized DataSource for the options with the store's schema up to date. A given DataSource

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { openTestDataSource, type TestDataSource } from '../../../../../test/support/test-database.js';
-import type { StreamId } from '../event-envelope.js';
+import type { StreamId } from '../../model/event-envelope.js';
 import type { AppendRequest, EventStore } from '../event-store.js';
 import { ConcurrencyError, DuplicateCommandError } from '../store-errors.js';
 import { sqlClientFor, type PostgresSqlClient } from './sql-client.js';

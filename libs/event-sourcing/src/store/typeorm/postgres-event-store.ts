@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { StreamId } from '../event-envelope.js';
+import type { StreamId } from '../../model/event-envelope.js';
 import type { AppendRequest } from '../event-store.js';
 import { AppendPlan, commandKey, streamKey, type AppendOutcome } from './append-plan.js';
 import { encodeMetadata } from './event-codec.js';

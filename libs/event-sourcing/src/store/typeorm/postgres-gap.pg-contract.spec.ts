@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { openTestDataSource, type TestDataSource } from '../../../../../test/support/test-database.js';
-import type { StoredEvent, StreamId } from '../event-envelope.js';
+import type { StoredEvent, StreamId } from '../../model/event-envelope.js';
 import type { EventStore } from '../event-store.js';
 import { ConcurrencyError, DuplicateCommandError } from '../store-errors.js';
 import { APPEND_LOCK_SQL } from './postgres-event-store.js';

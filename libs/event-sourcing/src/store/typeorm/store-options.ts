@@ -1,20 +1,6 @@
 import { DataSource, DriverPackageNotInstalledError, type DataSourceOptions } from 'typeorm';
+import type { StoreOptions } from '../../config/store-options.js';
 import { MissingPeerDependencyError } from '../../errors/index.js';
-
-/** Where the store lives: a database to open, or a DataSource the application already owns. */
-export type StoreOptions =
-  | { type: 'sqlite'; database: string }
-  | {
-      type: 'postgres';
-      url: string;
-      schema?: string;
-      poolSize?: number;
-      /** Longest a statement may run or wait on a silent connection before it fails (default 5000 ms). */
-      statementTimeoutMs?: number;
-      /** Longest opening a connection, or waiting for a free one in the pool, may take (default 2000 ms). */
-      connectTimeoutMs?: number;
-    }
-  | { dataSource: DataSource };
 
 /** How long a SQLite connection waits for another process's write lock before SQLITE_BUSY. */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;

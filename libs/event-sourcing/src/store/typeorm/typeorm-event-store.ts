@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { StoredEvent, StreamId } from '../event-envelope.js';
+import type { StoredEvent, StreamId } from '../../model/event-envelope.js';
 import type {
   AppendRequest,
   AppendResult,
@@ -11,7 +11,7 @@ import type {
 } from '../event-store.js';
 import { assertStorable } from '../storable-value.js';
 import { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from '../store-errors.js';
-import { MAX_SEQUENCE } from '../event-envelope.js';
+import { MAX_SEQUENCE } from '../../model/event-envelope.js';
 import { decodeEvent, EVENT_COLUMNS, STREAM_SEQUENCE_SQL, type EventRow } from './event-codec.js';
 import { GroupCommit, type AppendFault, type AppendWriter } from './group-commit.js';
 import { PostgresAppendWriter } from './postgres-event-store.js';

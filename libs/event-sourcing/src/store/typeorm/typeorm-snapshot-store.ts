@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { StreamId } from '../event-envelope.js';
+import type { StreamId } from '../../model/event-envelope.js';
 import { CorruptSnapshotError, type Snapshot, type SnapshotStore } from '../snapshot-store.js';
-import { MAX_SEQUENCE } from '../event-envelope.js';
+import { MAX_SEQUENCE } from '../../model/event-envelope.js';
 import { ensureSchema } from './schema/migrate.js';
 import { sqlClientFor, type SqlClient } from './sql-client.js';
 

@@ -1,20 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { instanceToPlain } from 'class-transformer';
-import type { CommandContext } from '../command/command-context.js';
-import type { AggregateLoader, LoadedAggregate } from '../command/aggregate-loader.js';
-import { replay } from '../command/aggregate-replayer.js';
-import type { NormalizedHandlerResult } from '../command/handler-result.js';
-import { assertDeclaredEvents, invokeHandler } from '../command/handler-invoker.js';
+import type { CommandContext } from '../model/command-context.js';
+import type { AggregateLoader, LoadedAggregate } from './aggregate-loader.js';
+import { replay } from './aggregate-replayer.js';
+import type { NormalizedHandlerResult } from '../model/handler-result.js';
+import { assertDeclaredEvents, invokeHandler } from './handler-invoker.js';
 import { eventTypeName } from '../decorators/event-type.decorator.js';
-import type { CommandHandlerDefinition } from '../discovery/aggregate-definition.js';
+import type { CommandHandlerDefinition } from '../model/aggregate-definition.js';
 import { AbortedError, SequenceMismatchError } from '../errors/index.js';
-import type { StreamId } from '../store/event-envelope.js';
+import type { StreamId } from '../model/event-envelope.js';
 import { DEAD_LETTER_STORE, type DeadLetter, type DeadLetterStore } from '../store/dead-letter-store.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
-import type { MergeConflict } from './merge-interceptor.js';
-import { MergeInterceptors } from './merge-interceptors.js';
-import type { MergeStrategyName } from './merge-strategy.js';
-import type { ParkedCommandContext, SendContext } from './parked-command.js';
+import type { MergeConflict } from '../merge/merge-interceptor.js';
+import { MergeInterceptors } from '../merge/merge-interceptors.js';
+import type { MergeStrategyName } from '../model/merge-strategy.js';
+import type { ParkedCommandContext, SendContext } from '../merge/parked-command.js';
 
 export interface MergeRequest {
   handler: CommandHandlerDefinition;
@@ -83,7 +83,7 @@ export class MergeResolver {
         try {
           return replay(handler.aggregate, fresh.state, events.map((event) => ({ type: eventTypeName(event), payload: event })));
         } catch (error) {
-          throw new Error(`applying its events to a replay failed (${(error as Error).message})`);
+          throw new Error(`applying its events to a replay failed (${(error as Error).message})`, { cause: error });
         }
       },
     };
@@ -112,7 +112,7 @@ export class MergeResolver {
     try {
       return await request.loader.loadAt(request.handler.aggregate, request.stream, sequence);
     } catch (error) {
-      throw new Error(`the state at sequence ${sequence} could not be replayed (${(error as Error).message})`);
+      throw new Error(`the state at sequence ${sequence} could not be replayed (${(error as Error).message})`, { cause: error });
     }
   }
 

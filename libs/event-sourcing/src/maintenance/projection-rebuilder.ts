@@ -4,8 +4,8 @@ import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
 import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import type { TypeOrmCheckpointStore } from '../store/typeorm/typeorm-checkpoint-store.js';
-import { EventProcessor } from './event-processor.js';
-import { ProjectionTransactions } from './projection-transactions.js';
+import { EventProcessor } from '../processing/event-processor.js';
+import { ProjectionTransactions } from '../processing/projection-transactions.js';
 
 export interface ProjectionRebuildProgress {
   position: number;

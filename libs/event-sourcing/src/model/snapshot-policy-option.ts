@@ -13,3 +13,12 @@ export type SnapshotPolicyOption =
       /** Snapshots kept per aggregate (newest first). Default 3. */
       retain?: number;
     };
+
+/** The policy built from an option: whether an append calls for a snapshot. */
+export interface SnapshotPolicy {
+  readonly enabled: boolean;
+  /** Snapshots kept per aggregate. */
+  readonly retain: number;
+  /** Whether an append that moved the aggregate from `fromSequence` to `toSequence` with these event types calls for one. */
+  isDue(fromSequence: number, toSequence: number, eventTypes: readonly string[]): boolean;
+}

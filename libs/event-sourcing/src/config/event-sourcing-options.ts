@@ -1,6 +1,6 @@
-import type { MergeStrategyName } from '../merge/merge-strategy.js';
-import type { SnapshotPolicyOption } from '../snapshot/snapshot-policy-option.js';
-import type { StoreOptions } from '../store/typeorm/store-options.js';
+import type { MergeStrategyName } from '../model/merge-strategy.js';
+import type { SnapshotPolicyOption } from '../model/snapshot-policy-option.js';
+import type { StoreOptions } from './store-options.js';
 
 export interface EventSourcingModuleOptions {
   /** `{type: 'sqlite', database}`, `{type: 'postgres', url}` or `{dataSource}` (an existing TypeORM DataSource). */

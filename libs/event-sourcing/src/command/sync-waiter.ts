@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CommandResult } from '../command/send-options.js';
-import { SyncMode } from '../command/send-options.js';
+import type { CommandResult } from '../model/send-options.js';
+import { SyncMode } from '../model/send-options.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import type { SubscriberKind } from '../decorators/subscriber-types.js';
 import { SyncTimeoutError } from '../errors/index.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
-import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
-import { checkpointName, partitionCount, partitionOf } from './partitions.js';
+import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
+import { checkpointName, partitionCount, partitionOf } from '../discovery/subscriber-partitions.js';
 
 /** The backstop between checkpoint reads when no in-process wake-up comes (other instances). */
 const POLL_MS = 25;

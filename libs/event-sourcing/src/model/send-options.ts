@@ -1,5 +1,5 @@
-import type { MergeStrategyName } from '../merge/merge-strategy.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { MergeStrategyName } from './merge-strategy.js';
+import type { StoredEvent } from './event-envelope.js';
 
 /** When `send` returns: how much of a command's consequences the caller waits for. */
 export enum SyncMode {

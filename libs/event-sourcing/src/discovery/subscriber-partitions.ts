@@ -1,7 +1,7 @@
-import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
-import type { ProcessingOptions } from '../module/event-sourcing-options.js';
+import type { SubscriberDefinition } from './subscriber-definition.js';
+import type { ProcessingOptions } from '../config/event-sourcing-options.js';
 import { groupKey } from '../scheduling/group-key.js';
-import type { StoredEvent } from '../store/event-envelope.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 
 /** One slice of a subscriber's events: those whose key hashes to `index` of `count`. */
 export interface Partition {

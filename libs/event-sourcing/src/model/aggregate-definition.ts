@@ -1,9 +1,9 @@
 import type { Type } from '@nestjs/common';
-import type { CommandContext } from '../command/command-context.js';
-import type { HandlerResult } from '../command/handler-result.js';
-import type { MergeDecision } from '../merge/merge-decision.js';
-import type { MergeStrategyName } from '../merge/merge-strategy.js';
-import type { SnapshotPolicy } from '../snapshot/snapshot-policy.js';
+import type { CommandContext } from './command-context.js';
+import type { HandlerResult } from './handler-result.js';
+import type { MergeDecision } from './merge-decision.js';
+import type { MergeStrategyName } from './merge-strategy.js';
+import type { SnapshotPolicy } from './snapshot-policy-option.js';
 
 export type Applier = (state: any, event: any) => any;
 

@@ -11,11 +11,11 @@ import type { DataSource } from 'typeorm';
 import { AggregateExplorer } from '../discovery/aggregate-explorer.js';
 import { SubscriberExplorer } from '../discovery/subscriber-explorer.js';
 import { EventProcessor } from '../processing/event-processor.js';
-import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../module/event-sourcing-options.js';
-import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER, EVENT_SOURCING_DATA_SOURCE } from '../module/tokens.js';
+import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
+import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER, EVENT_SOURCING_DATA_SOURCE } from '../config/tokens.js';
 import type { AggregateDispatcher, AggregateSchedulerSupplier } from '../scheduling/index.js';
-import { AdmissionGate } from './admission-gate.js';
-import { runWithDeadline } from './deadline.js';
+import { AdmissionGate } from '../runtime/admission-gate.js';
+import { runWithDeadline } from '../runtime/deadline.js';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 

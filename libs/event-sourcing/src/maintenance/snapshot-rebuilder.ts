@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AggregateReader } from '../command/aggregate-reader.js';
 import { replay } from '../command/aggregate-replayer.js';
-import type { AggregateDefinition } from '../discovery/aggregate-definition.js';
-import type { StreamId } from '../store/event-envelope.js';
+import type { AggregateDefinition } from '../model/aggregate-definition.js';
+import type { StreamId } from '../model/event-envelope.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { SNAPSHOT_STORE, type SnapshotStore } from '../store/snapshot-store.js';
 

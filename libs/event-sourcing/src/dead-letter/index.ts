@@ -1,2 +1,0 @@
-export * from './command-retrier.js';
-export * from './dead-letter.service.js';

@@ -1,3 +1,0 @@
-export * from './event-sourcing.module.js';
-export * from './event-sourcing-options.js';
-export * from './tokens.js';
