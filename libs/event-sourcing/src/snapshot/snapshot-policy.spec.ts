@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import fc from 'fast-check';
 import { createSnapshotPolicy, DEFAULT_SNAPSHOT_RETAIN } from './snapshot-policy.js';
 
