@@ -1,0 +1,16 @@
+import { Controller, Get, Inject, NotFoundException, Param } from '@nestjs/common';
+import { EVENT_SOURCING_DATA_SOURCE } from '@nest-es/core';
+import type { DataSource } from 'typeorm';
+
+/** The application's own route beside the library's: reads the projection. */
+@Controller('balances')
+export class BalancesController {
+  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  @Get(':accountId')
+  async balance(@Param('accountId') accountId: string) {
+    const rows: { owner: string; balance: number }[] = await this.dataSource.query('SELECT owner, balance FROM balances WHERE account_id = ?', [accountId]);
+    if (rows.length === 0) throw new NotFoundException(`no balance for account ${accountId}`);
+    return rows[0];
+  }
+}
