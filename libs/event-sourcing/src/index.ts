@@ -79,6 +79,9 @@ export { eventSourcingEntitySchemas } from './store/typeorm/schema/entity-schema
 export { eventSourcingMigrations } from './store/typeorm/schema/event-sourcing-migrations.js';
 export { ensureSchema } from './store/typeorm/schema/migrate.js';
 
+// OpenAPI: one documented operation per command (for @nestjs/swagger's document)
+export { addCommandOperations } from './http/openapi/command-operations.js';
+
 // Operations: dead letters and rebuilds
 export { DeadLetterService, type DeadLetterFilter, type RetriedDeadLetter } from './dead-letter/dead-letter.service.js';
 export { SnapshotRebuilder, type RebuildProgress, type RebuildSummary } from './maintenance/snapshot-rebuilder.js';

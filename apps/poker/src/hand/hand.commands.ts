@@ -16,6 +16,7 @@ import {
   Min,
   ValidateBy,
 } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { type Award, CARD_PATTERN, type Card, type Seed, VARIANTS, type Variant } from '../cards/index.js';
 import { EachEntry, isPositiveChips, MAX_SEATS, positiveChips, says, wholeChips } from '../table/index.js';
 
@@ -52,6 +53,17 @@ export class DealCards extends HandCommand {
   @IsArray(countOf('players', 2, MAX_SEATS))
   @ArrayMinSize(2, countOf('players', 2, MAX_SEATS))
   @ArrayMaxSize(MAX_SEATS, countOf('players', 2, MAX_SEATS))
+  @JSONSchema({
+    items: {
+      type: 'object',
+      required: ['playerId', 'position', 'stack'],
+      properties: {
+        playerId: { type: 'string', minLength: 1, maxLength: 200 },
+        position: { type: 'integer', minimum: 0, maximum: MAX_SEATS - 1 },
+        stack: { type: 'integer', minimum: 1 },
+      },
+    },
+  })
   @EachEntry('isDealtPlayer', (p) => isId(p.playerId) && isSeat(p.position) && isPositiveChips(p.stack), `a list of {playerId, position 0 to ${MAX_SEATS - 1}, stack > 0}`)
   players!: DealtPlayer[];
   @IsInt(seatRange) @Min(0, seatRange) @Max(MAX_SEATS - 1, seatRange) dealerPosition!: number;
@@ -113,6 +125,13 @@ export class AwardPot extends HandCommand {
   @IsArray(countOf('awards', 1, MAX_SEATS))
   @ArrayMinSize(1, countOf('awards', 1, MAX_SEATS))
   @ArrayMaxSize(MAX_SEATS, countOf('awards', 1, MAX_SEATS))
+  @JSONSchema({
+    items: {
+      type: 'object',
+      required: ['playerId', 'amount'],
+      properties: { playerId: { type: 'string', minLength: 1, maxLength: 200 }, amount: { type: 'integer', minimum: 1 } },
+    },
+  })
   @EachEntry('isPotShare', (a) => isId(a.playerId) && isPositiveChips(a.amount), 'a list of {playerId, amount > 0}')
   awards!: Award[];
 }

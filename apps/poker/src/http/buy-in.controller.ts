@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { CommandGateway, EVENT_STORE, type EventStore, SyncMode, validateCommand } from '@nest-es/core';
 import { BUY_IN_SEAT, type BuyInCompleted, type BuyInFailed } from '../flows/index.js';
@@ -25,6 +25,7 @@ export class BuyInController {
   @Post(':tableId/buy-in')
   @HttpCode(200)
   @ApiOperation({ summary: 'Buy in at a table: reserve the funds, check the table, take the seat (or release the funds)' })
+  @ApiBody({ type: BuyInRequest })
   @ApiOkResponse({ type: BuyInOutcome })
   async buyIn(@Param('tableId') tableId: string, @Body() body: unknown): Promise<BuyInOutcome> {
     const request = plainToInstance(BuyInRequest, body ?? {}) as BuyInRequest;

@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { addCommandOperations } from '@nest-es/core';
 import { publicFolder } from './public-folder.js';
 
 /**
@@ -11,10 +12,10 @@ export function configurePokerApp(app: NestExpressApplication): void {
   const config = new DocumentBuilder()
     .setTitle('Poker on nest-event-sourcing')
     .setDescription(
-      'The sample poker app: generic command routes (POST /commands/:aggregateType/:aggregateId/:commandType with the headers ' +
+      'The sample poker app: one operation per command (POST /commands/<aggregate>/{aggregateId}/<Command> with the headers ' +
         'Command-Id, Correlation-Id, Expected-Sequence, Sync-Mode, Merge-Strategy), aggregate reads, and the poker routes (buy-in, balances, leaderboard, table view, bots).',
     )
     .setVersion('0.1.0')
     .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, config));
+  SwaggerModule.setup('docs', app, () => addCommandOperations(SwaggerModule.createDocument(app, config), app));
 }

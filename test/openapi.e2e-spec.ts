@@ -1,0 +1,122 @@
+// The OpenAPI document at /docs-json: valid OpenAPI, one operation per command with its body schema,
+// headers and error responses, and every documented command accepted when sent as documented.
+import { randomUUID } from 'node:crypto';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { createPokerApp } from './support/poker-app.js';
+import { createTestStore, type TestStore } from './support/test-store.js';
+
+type Schema = Record<string, any>;
+interface Operation {
+  parameters: { name: string; in: string }[];
+  requestBody: { content: { 'application/json': { schema: Schema } } };
+  responses: Record<string, { content?: { 'application/json': { schema: Schema } } }>;
+}
+
+let store: TestStore;
+let app: NestExpressApplication;
+let document: Schema;
+
+beforeAll(async () => {
+  store = await createTestStore();
+  app = await createPokerApp(store.options);
+  document = (await request(app.getHttpServer()).get('/docs-json').expect(200)).body as Schema;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await store?.cleanup();
+});
+
+function resolve(schema: Schema): Schema {
+  if (typeof schema.$ref !== 'string') return schema;
+  return resolve(document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]);
+}
+
+/**
+ * A value that satisfies the schema, built from what the document says (only required properties);
+ * `n` makes the items of an array differ.
+ */
+function sample(given: Schema, n = 0): unknown {
+  const schema = resolve(given);
+  if (schema.enum) return schema.enum[0];
+  switch (schema.type) {
+    case 'object':
+      return Object.fromEntries((schema.required ?? []).map((name: string) => [name, sample(schema.properties[name], n)]));
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, (_, index) => sample(schema.items, index));
+    case 'integer':
+    case 'number': {
+      const low = schema.minimum === undefined ? 1 : schema.minimum + (schema.exclusiveMinimum === true ? 1 : 0);
+      return Math.min(Math.max(low, 1) + n, schema.maximum ?? Number.MAX_SAFE_INTEGER);
+    }
+    case 'boolean':
+      return true;
+    default:
+      if (schema.format === 'email') return 'someone@example.com';
+      return `${n}`.padEnd(Math.max(schema.minLength ?? 1, 1), 'x');
+  }
+}
+
+function commandOperations(): [string, Operation][] {
+  return Object.entries(document.paths as Record<string, { post?: Operation }>)
+    .filter(([path, item]) => path.startsWith('/commands/') && item.post)
+    .map(([path, item]) => [path, item.post!]);
+}
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI', async () => {
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+  });
+
+  it('documents each command with its body schema, headers and error responses instead of the generic route', () => {
+    expect(document.paths['/commands/{aggregateType}/{aggregateId}/{commandType}']).toBeUndefined();
+    const deposit = document.paths['/commands/player/{aggregateId}/DepositFunds'].post as Operation;
+    expect(resolve(deposit.requestBody.content['application/json'].schema)).toMatchObject({
+      properties: { amount: { type: 'integer', minimum: 0, exclusiveMinimum: true } },
+      required: ['amount'],
+    });
+    expect(deposit.parameters.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual([
+      'path:aggregateId',
+      'header:Command-Id',
+      'header:Correlation-Id',
+      'header:Expected-Sequence',
+      'header:Sync-Mode',
+      'header:Merge-Strategy',
+    ]);
+    expect(Object.keys(deposit.responses).sort()).toEqual(['200', '400', '404', '409', '412', '503', '504']);
+    expect(Object.keys(document.paths['/aggregates/{aggregateType}/{aggregateId}'].get.responses).sort()).toEqual(['200', '400', '404', '503']);
+    expect(resolve(document.paths['/tables/{tableId}/buy-in'].post.requestBody.content['application/json'].schema)).toMatchObject({
+      required: expect.arrayContaining(['playerId', 'seat', 'amount']),
+    });
+  });
+
+  it('accepts every documented command sent as documented: never a 400 or a 500, errors as documented', async () => {
+    const operations = commandOperations();
+    expect(operations.length).toBeGreaterThanOrEqual(20);
+    const refused: unknown[] = [];
+    for (const [path, operation] of operations) {
+      const body = sample(operation.requestBody.content['application/json'].schema);
+      const response = await request(app.getHttpServer())
+        .post(path.replace('{aggregateId}', `doc-${randomUUID()}`))
+        .set('Command-Id', randomUUID())
+        .set('Sync-Mode', 'simple')
+        .send(body as object);
+      const documented = operation.responses[String(response.status)]?.content?.['application/json'].schema;
+      const codes = response.status === 200 ? [] : ((documented && resolve(documented).allOf?.[1].properties.code.enum) ?? []);
+      if (response.status === 400 || (response.status !== 200 && !codes.includes(response.body.code))) {
+        refused.push({ path, body, status: response.status, reply: response.body });
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+
+  it('lets "Try it out" register a player and deposit', async () => {
+    const server = app.getHttpServer();
+    const playerId = `try-${randomUUID()}`;
+    await request(server).post(`/commands/player/${playerId}/RegisterPlayer`).send({ displayName: 'Try', email: 'try@example.com' }).expect(200);
+    const deposit = await request(server).post(`/commands/player/${playerId}/DepositFunds`).send({ amount: 250 }).expect(200);
+    expect(deposit.body).toMatchObject({ aggregateType: 'player', aggregateId: playerId, sequence: 2, events: [{ type: 'FundsDeposited' }] });
+  });
+});
