@@ -17,7 +17,7 @@ function databaseUrl(options: StoreOptions): string {
 
 async function cli(store: TestStore, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['dist/apps/poker/src/cli.js', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['libs/event-sourcing/dist/cli/main.js', '--app', 'dist/apps/poker/src/maintenance.js', ...args], {
       env: { ...process.env, DATABASE_URL: databaseUrl(store.options) },
     });
     return { code: 0, stdout, stderr };
@@ -81,6 +81,18 @@ describe('the maintenance CLI (npm run cli), run as a process on the database un
     }
     const unknown = await cli(store, 'projections', 'rebuild', 'nope');
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/unknown subscribers: nope/);
+    expect(unknown.stderr).toMatch(/unknown projector 'nope'; known: .*balances/);
+  });
+
+  it('says what is missing when no application is given, and lists its commands on --help', async () => {
+    const bare = await run(process.execPath, ['libs/event-sourcing/dist/cli/main.js', 'snapshots', 'rebuild', 'player'], { env: { ...process.env, NEST_ES_APP: '' } }).catch((error) => error);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toMatch(/no application given: pass --app <file>/);
+    const missing = await run(process.execPath, ['libs/event-sourcing/dist/cli/main.js', '--app', 'dist/nowhere.js', 'snapshots', 'rebuild', 'player']).catch((error) => error);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/cannot load the application from dist\/nowhere\.js: the file does not exist/);
+    const help = await run(process.execPath, ['libs/event-sourcing/dist/cli/main.js', '--help']);
+    expect(help.stdout).toMatch(/snapshots/);
+    expect(help.stdout).toMatch(/projections/);
   });
 });

@@ -1,9 +1,17 @@
+#!/usr/bin/env node
+// nest-es: maintenance commands of an application built on @nest-es/core, run from built JavaScript.
 import 'reflect-metadata';
 import { Command } from 'commander';
-import { rebuildProjection } from './cli/rebuild-projection.js';
-import { rebuildSnapshots } from './cli/rebuild-snapshots.js';
+import { loadMaintenanceEntry } from './application.js';
+import { rebuildProjection } from './rebuild-projection.command.js';
+import { rebuildSnapshots } from './rebuild-snapshots.command.js';
 
-const program = new Command('poker-cli').description('Maintenance commands of the poker app; the database is DATABASE_URL, as for npm start.');
+const program = new Command('nest-es')
+  .description('Maintenance commands for an application built on @nest-es/core.')
+  .option('--app <file>', 'built JavaScript file whose default export returns your root module (default: $NEST_ES_APP)')
+  .showHelpAfterError();
+
+const application = () => loadMaintenanceEntry(program.opts<{ app?: string }>().app ?? process.env.NEST_ES_APP);
 
 program
   .command('snapshots')
@@ -12,7 +20,7 @@ program
   .description('regenerate the snapshots of every aggregate of a type from its events alone')
   .argument('<aggregateType>', 'the aggregate type, e.g. player')
   .action(async (aggregateType: string) => {
-    process.exitCode = await rebuildSnapshots(aggregateType);
+    process.exitCode = await rebuildSnapshots(await application(), aggregateType);
   });
 
 program
@@ -22,7 +30,7 @@ program
   .description("clear a projector's read model and replay it from the first event")
   .argument('<projector>', 'the projector name, e.g. balances')
   .action(async (projector: string) => {
-    process.exitCode = await rebuildProjection(projector);
+    process.exitCode = await rebuildProjection(await application(), projector);
   });
 
 program

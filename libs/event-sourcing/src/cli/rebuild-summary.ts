@@ -1,4 +1,4 @@
-import type { RebuildSummary } from '@nest-es/core';
+import type { RebuildSummary } from '../maintenance/snapshot-rebuilder.js';
 
 /** The summary printed after a snapshot rebuild, one figure a line. */
 export function formatRebuildSummary(summary: RebuildSummary): string {
