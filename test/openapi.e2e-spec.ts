@@ -77,6 +77,7 @@ describe('the OpenAPI document', () => {
       properties: { amount: { type: 'integer', minimum: 0, exclusiveMinimum: true } },
       required: ['amount'],
     });
+    expect(resolve(deposit.requestBody.content['application/json'].schema).properties.playerId).toBeUndefined();
     expect(deposit.parameters.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual([
       'path:aggregateId',
       'header:Command-Id',

@@ -113,14 +113,17 @@ function addReadErrorResponses(document: OpenApiDocument): void {
   }
 }
 
-/** The class's schema, or an empty object for a command without rules; the aggregate id comes from the path. */
+/**
+ * The class's schema, or an empty object for a command without rules. The aggregate id property is
+ * left out: the path supplies it, and "Try it out" would otherwise send a placeholder that disagrees.
+ */
 function commandBodySchema(generated: JsonSchema | undefined, aggregateIdProperty: string | undefined): JsonSchema {
-  const schema: JsonSchema = { type: 'object', properties: {}, ...generated };
-  if (aggregateIdProperty !== undefined && Array.isArray(schema.required)) {
-    const required = (schema.required as string[]).filter((name) => name !== aggregateIdProperty);
-    if (required.length > 0) schema.required = required;
-    else delete schema.required;
-  }
+  const schema: JsonSchema = { type: 'object', ...generated, properties: { ...(generated?.properties as JsonSchema | undefined) } };
+  if (aggregateIdProperty === undefined) return schema;
+  delete (schema.properties as JsonSchema)[aggregateIdProperty];
+  const required = ((schema.required as string[] | undefined) ?? []).filter((name) => name !== aggregateIdProperty);
+  if (required.length > 0) schema.required = required;
+  else delete schema.required;
   return schema;
 }
 
