@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 import { CommandGateway, SNAPSHOT_STORE, type SnapshotStore, type StoreOptions } from '@nest-es/core';
 import { DepositFunds, RegisterPlayer } from '../apps/poker/src/player/index.js';
+import { PlayerTokens } from '../apps/poker/src/auth/player-tokens.service.js';
 import { createPokerApp } from './support/poker-app.js';
 import { createTestStore, TEST_DATABASE_URL, type TestStore } from './support/test-store.js';
 
@@ -74,7 +75,8 @@ describe('the maintenance CLI (npm run cli), run as a process on the database un
     expect(result.stdout).toMatch(/projection balances rebuilt up to position \d+/);
     const app = await createPokerApp(store.options);
     try {
-      const balance = await request(app.getHttpServer()).get('/players/cli-4/balance');
+      const { token } = await app.get(PlayerTokens).issue('cli-4', 'HUMAN');
+      const balance = await request(app.getHttpServer()).get('/players/cli-4/balance').set('Authorization', `Bearer ${token}`);
       expect(balance.body).toEqual({ playerId: 'cli-4', bankroll: 50, reserved: 0, available: 50 });
     } finally {
       await app.close();

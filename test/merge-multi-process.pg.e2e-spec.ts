@@ -1,51 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { ledgerViolations, type CommandOutcome } from './support/player-ledger.js';
+import { type PokerProcess as Instance, startPokerProcess, stopPokerProcess as stop } from './support/poker-process.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
-/** A free TCP port, as the OS hands one out. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-interface Instance {
-  child: ChildProcess;
-  url: string;
-  output: string[];
-}
-
-/** `npm start` as built by the jest global setup: the poker app in its own process, resolved once it listens. */
-async function startPoker(databaseUrl: string): Promise<Instance> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['dist/apps/poker/src/main.js'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      if (output.join('').includes('poker listening on')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`poker exited with ${code} before listening:\n${output.join('')}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}`, output };
-}
-
-async function stop({ child }: Instance): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
-}
+/** Both processes sign and check player tokens with one secret, as a deployment of several would. */
+const startPoker = (databaseUrl: string, secret: string) => startPokerProcess(databaseUrl, { POKER_AUTH_SECRET: secret });
 
 describe('two poker processes on one PostgreSQL database, racing on the same players', () => {
   let store: TestStore;
@@ -56,7 +15,8 @@ describe('two poker processes on one PostgreSQL database, racing on the same pla
     if (!('url' in store.options) || store.options.type !== 'postgres') throw new Error('this suite needs the PostgreSQL test store');
     const url = new URL(store.options.url);
     url.searchParams.set('schema', store.options.schema!);
-    instances = await Promise.all([startPoker(url.toString()), startPoker(url.toString())]);
+    const secret = randomBytes(32).toString('base64url');
+    instances = await Promise.all([startPoker(url.toString(), secret), startPoker(url.toString(), secret)]);
   });
 
   afterAll(async () => {
@@ -69,19 +29,24 @@ describe('two poker processes on one PostgreSQL database, racing on the same pla
     return { status: res.status, body: (await res.json()) as { code?: string } };
   }
 
+  const tokens = new Map<string, string>();
+  const signedAs = (id: string) => ({ authorization: `Bearer ${tokens.get(id)}` });
+
   // Bodies are JSON of the HTTP contract; the assertions below check their shape.
-  const get = async (instance: Instance, path: string): Promise<any> => (await fetch(`${instance.url}${path}`)).json();
+  const get = async (instance: Instance, path: string, id: string): Promise<any> => (await fetch(`${instance.url}${path}`, { headers: signedAs(id) })).json();
 
   it('loses no update, stores no sequence twice, and answers every command with its result or a code', async () => {
     const players = ['mp1', 'mp2', 'mp3'];
     const outcomes = new Map<string, CommandOutcome[]>(players.map((id) => [id, []]));
     const send = async (instance: Instance, id: string, commandType: string, body: { amount?: number }, commandId: string, headers: Record<string, string> = {}) => {
-      const res = await post(instance, `/commands/player/${id}/${commandType}`, body, { 'Command-Id': commandId, ...headers });
+      const res = await post(instance, `/commands/player/${id}/${commandType}`, body, { 'Command-Id': commandId, ...signedAs(id), ...headers });
       outcomes.get(id)!.push({ commandId, commandType, amount: body.amount, outcome: res.status === 200 ? 'stored' : String(res.body.code) });
     };
+    // Registration stores PlayerRegistered and the starting FundsDeposited: sequence 2.
     for (const id of players) {
-      expect((await post(instances[0], `/commands/player/${id}/RegisterPlayer`, { displayName: id, email: `${id}@example.com` })).status).toBe(200);
-      await send(instances[1], id, 'DepositFunds', { amount: 5000 }, `${id}-seed`);
+      const registered = await post(instances[0], '/auth/register', { playerId: id, displayName: id });
+      expect(registered.status).toBe(200);
+      tokens.set(id, (registered.body as { token: string }).token);
     }
 
     // Every command at once, alternating processes; some claim the sequence seen before the storm (2),
@@ -89,7 +54,7 @@ describe('two poker processes on one PostgreSQL database, racing on the same pla
     await Promise.all(
       Array.from({ length: 90 }, (_, i) => {
         const id = players[i % players.length];
-        const commandType = ['DepositFunds', 'WithdrawFunds', 'RenamePlayer'][(i * 7) % 3];
+        const commandType = ['WithdrawFunds', 'RenamePlayer'][(i * 7) % 2];
         const body = commandType === 'RenamePlayer' ? { displayName: `name-${i}` } : { amount: 10 + i };
         const headers: Record<string, string> = i % 5 === 0 ? { 'Expected-Sequence': '2' } : i % 7 === 0 ? { 'Merge-Strategy': 'strict', 'Expected-Sequence': '2' } : {};
         return send(instances[i % 2], id, commandType, body, `${id}-${i}`, headers);
@@ -98,13 +63,19 @@ describe('two poker processes on one PostgreSQL database, racing on the same pla
 
     for (const id of players) {
       const [viewA, viewB, history] = await Promise.all([
-        get(instances[0], `/aggregates/player/${id}`),
-        get(instances[1], `/aggregates/player/${id}`),
-        get(instances[1], `/aggregates/player/${id}/events`),
+        get(instances[0], `/aggregates/player/${id}`, id),
+        get(instances[1], `/aggregates/player/${id}`, id),
+        get(instances[1], `/aggregates/player/${id}/events`, id),
       ]);
       expect(viewB).toEqual(viewA);
       expect(viewA.sequence).toBe(history.events.length);
-      expect(ledgerViolations(history.events, outcomes.get(id)!, viewA.state.bankroll)).toEqual([]);
+      // The starting bankroll came with the registration: acknowledged by its 200.
+      const welcome = history.events.find((event: { type: string }) => event.type === 'FundsDeposited');
+      const acknowledged: CommandOutcome[] = [
+        { commandId: welcome.metadata.commandId, commandType: 'DepositFunds', amount: welcome.payload.amount, outcome: 'stored' },
+        ...outcomes.get(id)!,
+      ];
+      expect(ledgerViolations(history.events, acknowledged, viewA.state.bankroll)).toEqual([]);
       const renames = history.events.filter((event: { type: string }) => event.type === 'PlayerRenamed');
       expect(viewA.state.displayName).toBe(renames.length > 0 ? renames[renames.length - 1].payload.displayName : id);
     }

@@ -1,9 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { createPokerApp } from './support/poker-app.js';
+import { createMergeApp } from './support/merge-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
-/** The two worked examples of docs/merge-strategies.md and its caller retry flow, over HTTP on the poker app. */
+/** The two worked examples of docs/merge-strategies.md and its caller retry flow, over HTTP on the poker player. */
 describe('the merge-strategy worked examples over HTTP', () => {
   let store: TestStore;
   let app: INestApplication;
@@ -11,7 +11,7 @@ describe('the merge-strategy worked examples over HTTP', () => {
 
   beforeAll(async () => {
     store = await createTestStore();
-    app = await createPokerApp(store.options);
+    app = await createMergeApp(store.options);
     http = request(app.getHttpServer());
   });
 

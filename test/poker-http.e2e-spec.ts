@@ -1,8 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { createPokerApp } from './support/poker-app.js';
+import { createMergeApp } from './support/merge-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
+// The poker player with every command exposed: the generic contract, not the poker app's security (see security.e2e-spec.ts).
 describe('poker over HTTP: the command contract and the error model', () => {
   let store: TestStore;
   let app: INestApplication;
@@ -10,7 +11,7 @@ describe('poker over HTTP: the command contract and the error model', () => {
 
   beforeAll(async () => {
     store = await createTestStore();
-    app = await createPokerApp(store.options);
+    app = await createMergeApp(store.options);
     http = request(app.getHttpServer());
   });
 
@@ -103,8 +104,8 @@ describe('poker over HTTP: the command contract and the error model', () => {
     });
 
     const cases: Array<[string, () => request.Test, number, string, RegExp]> = [
-      ['unknown aggregate type', () => http.post('/commands/casino/x/DepositFunds').send({ amount: 1 }), 404, 'NOT_FOUND', /unknown aggregate type 'casino'/],
-      ['unknown command', () => send('erin', 'StealFunds', { amount: 1 }), 404, 'NOT_FOUND', /aggregate 'player' has no command StealFunds/],
+      ['unknown aggregate type', () => http.post('/commands/casino/x/DepositFunds').send({ amount: 1 }), 404, 'NOT_FOUND', /no command DepositFunds on 'casino' can be sent over HTTP$/],
+      ['unknown command', () => send('erin', 'StealFunds', { amount: 1 }), 404, 'NOT_FOUND', /no command StealFunds on 'player' can be sent over HTTP; these can: RegisterPlayer, /],
       [
         'malformed JSON',
         () => http.post('/commands/player/erin/DepositFunds').set('Content-Type', 'application/json').send('{"amount": 5,'),

@@ -19,7 +19,9 @@ describe('poker across a restart', () => {
   });
 
   /** Closes the app; `whileDown` runs on the store before the app is created again. */
+  /** The players keep their tokens across the restart: the server signs with the same secret (as with POKER_AUTH_SECRET). */
   async function restart(whileDown?: (sql: (text: string) => Promise<unknown>) => Promise<unknown>): Promise<PokerServer> {
+    const before = server!.client;
     await server!.app.close();
     server = undefined;
     if (whileDown) {
@@ -28,6 +30,7 @@ describe('poker across a restart', () => {
       await dataSource.destroy();
     }
     server = await startPokerServer(store.options);
+    server.client.keepTokensOf(before);
     return server;
   }
 
@@ -35,7 +38,7 @@ describe('poker across a restart', () => {
     const { client } = server!;
     await client.createTable(tableId, { name: tableId, variant: 'TEXAS_HOLDEM', smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: 6, actionTimeoutMs });
     for (const id of players) {
-      await client.registerPlayer(id, id, 1000);
+      await client.registerPlayer(id, id);
       await client.buyIn(tableId, id, 500);
     }
   }

@@ -76,4 +76,29 @@ describe('the poker web page', () => {
     expect(tessRow).toMatch(/Tess/);
     expect(errors).toEqual([]);
   });
+
+  it('keeps the player signed in and seated across a reload', async () => {
+    const stack = await page.textContent('.seat.mine .stack');
+    await page.reload();
+    await page.waitForSelector('#game:not(.hidden)', { timeout: 15_000 });
+    await page.waitForFunction(`document.querySelectorAll('.seat').length === 3`, undefined, { timeout: 10_000 });
+    expect(await page.textContent('#message')).toBe('Welcome back: you are still seated.');
+    expect(await page.textContent('.seat.mine .who')).toContain('Tess');
+    expect(await page.textContent('.seat.mine .stack')).toBe(stack);
+    expect(await page.textContent('#balance')).toMatch(/at the table [1-9]\d*/);
+    // Still her seat to play from: the next hand deals her cards.
+    await page.click('#deal');
+    await page.waitForFunction(`document.querySelectorAll('#my-cards .card').length === 2`, undefined, { timeout: 10_000 });
+  });
+
+  it('says so and asks to sign in again when the kept token no longer holds', async () => {
+    await page.evaluate(`(() => {
+      const session = JSON.parse(localStorage.getItem('poker.session'));
+      localStorage.setItem('poker.session', JSON.stringify({ ...session, token: session.token + 'x' }));
+    })()`);
+    await page.reload();
+    await page.waitForFunction(`document.querySelector('#message').textContent.includes('sign in again')`, undefined, { timeout: 10_000 });
+    expect(await page.isVisible('#setup')).toBe(true);
+    expect(await page.evaluate(`localStorage.getItem('poker.session')`)).toBeNull();
+  });
 });

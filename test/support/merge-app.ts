@@ -1,17 +1,21 @@
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { EventSourcingModule, type StoreOptions } from '@nest-es/core';
+import { exposedForTests } from '@nest-es/core/testing';
 import { PlayerAggregate } from '../../apps/poker/src/player/index.js';
 import { AuctionAggregate } from './auction.aggregate.js';
 import { DocumentAggregate } from './document.aggregate.js';
 import { ProfileAggregate } from './profile.aggregate.js';
 import { TurnAggregate } from './turn.aggregate.js';
 
-/** The framework with HTTP on and one aggregate per merge strategy (plus the poker player), initialized, not listening. */
+/**
+ * The framework with HTTP on and one aggregate per merge strategy (plus the poker player), every command
+ * routable and every aggregate readable, dead letters open to anyone: initialized, not listening.
+ */
 export async function createMergeApp(store: StoreOptions, logger: LoggerService | false = false): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store, http: true })],
-    providers: [PlayerAggregate, ProfileAggregate, TurnAggregate, AuctionAggregate, DocumentAggregate],
+    imports: [EventSourcingModule.forRoot({ store, http: { aggregateReads: true, adminGuard: { canActivate: () => true } } })],
+    providers: [PlayerAggregate, ProfileAggregate, TurnAggregate, AuctionAggregate, DocumentAggregate].map(exposedForTests),
   }).compile();
   const app = moduleRef.createNestApplication({ logger });
   await app.init();

@@ -4,6 +4,7 @@ import type { StoreOptions } from '@nest-es/core';
 import { PokerClient } from '../../apps/poker/src/client/poker-client.js';
 import type { BettingAction } from '../../apps/poker/src/hand/index.js';
 import type { TableView } from '../../apps/poker/src/read-models/index.js';
+import type { PokerModuleOptions } from '../../apps/poker/src/poker.module.js';
 import { createPokerApp } from './poker-app.js';
 
 export interface PokerServer {
@@ -12,8 +13,8 @@ export interface PokerServer {
 }
 
 /** The poker app listening on a free port, with fast polling, and a client for its HTTP API. */
-export async function startPokerServer(store: StoreOptions): Promise<PokerServer> {
-  const app = await createPokerApp(store, { processing: { pollIntervalMs: 50, timerPollIntervalMs: 50 } });
+export async function startPokerServer(store: StoreOptions, options: Omit<PokerModuleOptions, 'store'> = {}): Promise<PokerServer> {
+  const app = await createPokerApp(store, { processing: { pollIntervalMs: 50, timerPollIntervalMs: 50 }, ...options });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return { app, client: new PokerClient(`http://127.0.0.1:${port}`) };

@@ -1,28 +1,53 @@
-// The poker page: plain JavaScript on the app's HTTP API, no build step. It creates a human
-// player, bots (AI players) and a table, buys everyone in, and then polls the table view; when it
-// is a bot's turn it asks the server's bot endpoint to move for it.
+// The poker page: plain JavaScript on the app's HTTP API, no build step. It signs the person up
+// (a player token, kept in localStorage and sent as Authorization: Bearer), creates bots (AI players,
+// each with its own token) and a table, buys everyone in, and then polls the table view; when it is a
+// bot's turn it asks the server's bot endpoint to move for it. A reload finds the player and the
+// seat again from what localStorage kept.
 
 const $ = (selector) => document.querySelector(selector);
 const POLL_MS = 400;
 const SUITS = { s: '♠', h: '♥', d: '♦', c: '♣' };
 const HOLE_CARDS = { TEXAS_HOLDEM: 2, OMAHA: 4, FIVE_CARD_DRAW: 5 };
 
-const game = { me: null, tableId: null, names: {}, view: null, discards: new Set(), botsBusy: false };
+const game = { me: null, token: null, tableId: null, names: {}, view: null, discards: new Set(), botsBusy: false };
+const SESSION = 'poker.session';
 // `?seed=x` deals reproducible hands (x-1, x-2, ...): the browser test uses it.
 const seed = new URLSearchParams(location.search).get('seed');
 
-class ApiError extends Error {}
+class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
 
-async function api(method, path, body, headers = {}) {
+/** A call signed as `token` (by default our own player's). */
+async function api(method, path, body, headers = {}, token = game.token) {
   const response = await fetch(path, {
     method,
-    headers: body ? { 'Content-Type': 'application/json', ...headers } : headers,
+    headers: { ...(body ? { 'Content-Type': 'application/json' } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await response.text();
   const json = text ? JSON.parse(text) : null;
-  if (!response.ok) throw new ApiError(json?.message ?? `HTTP ${response.status}`);
+  if (response.status === 401 && token && token === game.token) signedOut();
+  if (response.status === 403) throw new ApiError(403, `Not allowed: ${json?.message ?? 'permission denied'}`);
+  if (!response.ok) throw new ApiError(response.status, json?.message ?? `HTTP ${response.status}`);
   return json;
+}
+
+function saveSession() {
+  localStorage.setItem(SESSION, JSON.stringify({ me: game.me, token: game.token, tableId: game.tableId, names: game.names }));
+}
+
+/** Our token no longer holds (expired, or the server was restarted with another secret): sign in again. */
+function signedOut() {
+  localStorage.removeItem(SESSION);
+  Object.assign(game, { me: null, token: null, tableId: null, view: null });
+  $('#game').classList.add('hidden');
+  $('#setup').classList.remove('hidden');
+  $('#create').disabled = false;
+  throw new ApiError(401, 'Your session has ended: sign in again to play.');
 }
 
 const command = (type, id, name, body, headers) => api('POST', `/commands/${type}/${encodeURIComponent(id)}/${name}`, body, headers);
@@ -37,10 +62,11 @@ function uid() {
   return Math.random().toString(36).slice(2, 8);
 }
 
+/** Signs a player up: the server gives the starting bankroll and the player's token. */
 async function registerPlayer(id, displayName, playerType) {
-  await command('player', id, 'RegisterPlayer', { displayName, email: `${id}@poker.example`, playerType });
-  await command('player', id, 'DepositFunds', { amount: 1000 }, { 'Sync-Mode': 'simple' });
+  const session = await api('POST', '/auth/register', { playerId: id, displayName, playerType }, {}, null);
   game.names[id] = displayName;
+  return session.token;
 }
 
 async function createGame() {
@@ -48,16 +74,16 @@ async function createGame() {
   try {
     const run = uid();
     const name = $('#name').value.trim() || 'Player';
-    game.me = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${run}`;
-    game.tableId = `table-${run}`;
-    say('Registering players…');
-    await registerPlayer(game.me, name, 'HUMAN');
-    const bots = Number($('#bots').value);
-    const botIds = [];
-    for (let i = 1; i <= bots; i++) {
-      botIds.push(`bot-${i}-${run}`);
-      await registerPlayer(botIds.at(-1), `Bot ${i}`, 'AI');
+    say('Signing in…');
+    if (!game.token) {
+      game.me = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'player'}-${run}`;
+      game.token = await registerPlayer(game.me, name, 'HUMAN');
     }
+    game.tableId = `table-${run}`;
+    saveSession();
+    const bots = Number($('#bots').value);
+    const botTokens = {};
+    for (let i = 1; i <= bots; i++) botTokens[`bot-${i}-${run}`] = await registerPlayer(`bot-${i}-${run}`, `Bot ${i}`, 'AI');
     say('Creating the table…');
     await command(
       'table',
@@ -66,17 +92,46 @@ async function createGame() {
       { name: `Table of ${name}`, variant: $('#variant').value, smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: 6, actionTimeoutMs: 60000 },
       { 'Sync-Mode': 'simple' },
     );
-    for (const playerId of [game.me, ...botIds]) {
-      const outcome = await api('POST', `/tables/${game.tableId}/buy-in`, { playerId, seat: -1, amount: 500 });
-      if (outcome.status !== 'COMPLETED') throw new ApiError(`buy-in of ${playerId} failed: ${outcome.code} ${outcome.reason}`);
+    // Each player buys themselves in, with their own token.
+    for (const [playerId, token] of [[game.me, game.token], ...Object.entries(botTokens)]) {
+      const outcome = await api('POST', `/tables/${game.tableId}/buy-in`, { playerId, seat: -1, amount: 500 }, {}, token);
+      if (outcome.status !== 'COMPLETED') throw new ApiError(409, `buy-in of ${playerId} failed: ${outcome.code} ${outcome.reason}`);
     }
-    $('#setup').classList.add('hidden');
-    $('#game').classList.remove('hidden');
+    saveSession();
+    showGame();
     say('Seated. Deal a hand!');
     await refresh();
   } catch (error) {
     say(error.message, true);
     $('#create').disabled = false;
+  }
+}
+
+function showGame() {
+  $('#setup').classList.add('hidden');
+  $('#game').classList.remove('hidden');
+}
+
+/** After a reload: the kept token still holds and we still sit at the kept table, so play on. */
+async function resume() {
+  const kept = JSON.parse(localStorage.getItem(SESSION) ?? 'null');
+  if (!kept?.token) return;
+  Object.assign(game, { me: kept.me, token: kept.token, tableId: kept.tableId, names: kept.names ?? {} });
+  try {
+    const me = await api('GET', '/auth/me');
+    $('#name').value = me.displayName;
+    $('#whoami').textContent = `Signed in as ${me.displayName}`;
+    const view = game.tableId ? await api('GET', `/tables/${encodeURIComponent(game.tableId)}`) : null;
+    if (view?.seats.some((seat) => seat.playerId === game.me)) {
+      showGame();
+      say('Welcome back: you are still seated.');
+      await refresh();
+    } else {
+      game.tableId = null;
+      saveSession();
+    }
+  } catch (error) {
+    say(error.message, true);
   }
 }
 
@@ -126,7 +181,7 @@ async function botsMove() {
 async function refresh() {
   if (!game.tableId) return;
   const [view, board, balance] = await Promise.all([
-    api('GET', `/tables/${game.tableId}?viewer=${encodeURIComponent(game.me)}`),
+    api('GET', `/tables/${encodeURIComponent(game.tableId)}`),
     api('GET', '/leaderboard'),
     api('GET', `/players/${encodeURIComponent(game.me)}/balance`),
   ]);
@@ -260,3 +315,4 @@ setInterval(() => refresh().catch((error) => say(error.message, true)), POLL_MS)
 api('GET', '/leaderboard')
   .then(renderLeaderboard)
   .catch((error) => say(error.message, true));
+resume();

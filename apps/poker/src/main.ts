@@ -4,11 +4,11 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { configurePokerApp } from './http/configure-poker-app.js';
 import { loadPokerConfig, redactUrl } from './poker-config.js';
-import { PokerModule } from './poker.module.js';
+import { PokerServerModule } from './poker-server.module.js';
 
 async function bootstrap(): Promise<void> {
   const config = loadPokerConfig();
-  const app = await NestFactory.create<NestExpressApplication>(PokerModule.forRoot({ store: config.store }));
+  const app = await NestFactory.create<NestExpressApplication>(PokerServerModule.forRoot({ store: config.store, auth: config.auth, requestsPerMinute: config.requestsPerMinute }));
   configurePokerApp(app);
   app.enableShutdownHooks();
   await app.listen(config.port);

@@ -2,7 +2,16 @@ import { DEFAULT_DATABASE_URL, loadPokerConfig, redactUrl } from './poker-config
 
 describe('poker configuration from the environment', () => {
   it('defaults to port 3000 and a SQLite file under ./data', () => {
-    expect(loadPokerConfig({})).toEqual({ port: 3000, databaseUrl: DEFAULT_DATABASE_URL, store: { type: 'sqlite', database: 'data/poker.sqlite' } });
+    expect(loadPokerConfig({})).toEqual({ port: 3000, databaseUrl: DEFAULT_DATABASE_URL, store: { type: 'sqlite', database: 'data/poker.sqlite' }, auth: {} });
+  });
+
+  it('reads the security settings and refuses weak or malformed ones', () => {
+    const secret = 'x'.repeat(32);
+    expect(
+      loadPokerConfig({ POKER_AUTH_SECRET: secret, POKER_TOKEN_TTL_SECONDS: '60', POKER_ADMIN_TOKEN: 'op', POKER_SEEDED_DEALS: 'true', POKER_REQUESTS_PER_MINUTE: '30' }),
+    ).toMatchObject({ auth: { secret, tokenTtlSeconds: 60, adminToken: 'op', seededDeals: true }, requestsPerMinute: 30 });
+    expect(() => loadPokerConfig({ POKER_AUTH_SECRET: 'short' })).toThrow('POKER_AUTH_SECRET must be at least 32 characters');
+    expect(() => loadPokerConfig({ POKER_TOKEN_TTL_SECONDS: '-1' })).toThrow("POKER_TOKEN_TTL_SECONDS must be a whole number > 0, got '-1'");
   });
 
   it('reads PORT and DATABASE_URL', () => {

@@ -1,19 +1,44 @@
 import { parseDatabaseUrl, type StoreOptions } from '@nest-es/core';
+import type { PokerAuthOptions } from './auth/poker-auth-options.js';
 
 export interface PokerConfig {
   port: number;
   databaseUrl: string;
   store: StoreOptions;
+  auth: PokerAuthOptions;
+  requestsPerMinute?: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:data/poker.sqlite';
 
-/** PORT (default 3000) and DATABASE_URL (default a SQLite file under ./data/). */
+/**
+ * PORT (default 3000), DATABASE_URL (default a SQLite file under ./data/), and for security (see
+ * docs/security.md): POKER_AUTH_SECRET (signs player tokens; default random, so tokens end with the
+ * process), POKER_TOKEN_TTL_SECONDS, POKER_ADMIN_TOKEN (mounts the dead-letter routes behind it),
+ * POKER_SEEDED_DEALS=true (lets StartHand choose the deck seed: demos and tests only),
+ * POKER_REQUESTS_PER_MINUTE (per client address).
+ */
 export function loadPokerConfig(env: NodeJS.ProcessEnv = process.env): PokerConfig {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
   const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  return { port, databaseUrl, store: parseDatabaseUrl(databaseUrl) };
+  const auth: PokerAuthOptions = {};
+  if (env.POKER_AUTH_SECRET) {
+    if (env.POKER_AUTH_SECRET.length < 32) throw new Error('POKER_AUTH_SECRET must be at least 32 characters');
+    auth.secret = env.POKER_AUTH_SECRET;
+  }
+  if (env.POKER_TOKEN_TTL_SECONDS) auth.tokenTtlSeconds = positive('POKER_TOKEN_TTL_SECONDS', env.POKER_TOKEN_TTL_SECONDS);
+  if (env.POKER_ADMIN_TOKEN) auth.adminToken = env.POKER_ADMIN_TOKEN;
+  if (env.POKER_SEEDED_DEALS === 'true') auth.seededDeals = true;
+  const config: PokerConfig = { port, databaseUrl, store: parseDatabaseUrl(databaseUrl), auth };
+  if (env.POKER_REQUESTS_PER_MINUTE) config.requestsPerMinute = positive('POKER_REQUESTS_PER_MINUTE', env.POKER_REQUESTS_PER_MINUTE);
+  return config;
+}
+
+function positive(name: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number <= 0) throw new Error(`${name} must be a whole number > 0, got '${value}'`);
+  return number;
 }
 
 /** The URL with any password hidden, for the start-up line. */

@@ -2,6 +2,12 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventSourcingModule, type ProcessingOptions, type StoreOptions } from '@nest-es/core';
 import { EventSourcingCqrsModule } from '@nest-es/core/cqrs';
+import { AdminTokenGuard } from './auth/admin-token.guard.js';
+import { AuthController } from './auth/auth.controller.js';
+import type { PokerAuthOptions } from './auth/poker-auth-options.js';
+import { PokerAuthModule } from './auth/poker-auth.module.js';
+import { PokerCommandAuthorizer } from './auth/poker-command.authorizer.js';
+import { PlayerAuthGuard } from './auth/player-auth.guard.js';
 import { BotPlayer } from './bots/bot-player.js';
 import { HandResultsHandler } from './cqrs/hand-results.handler.js';
 import { BuyInProcess, HandFlowProcess, HandToTableSaga, PlayerToTableSaga, TableToHandSaga, TableToPlayerSaga } from './flows/index.js';
@@ -27,25 +33,36 @@ export interface PokerModuleOptions {
   shutdownTimeoutMs?: number;
   /** Tests poll faster than the defaults. */
   processing?: ProcessingOptions;
+  auth?: PokerAuthOptions;
 }
 
-/** The sample poker application: its aggregates, flows and read models on the framework, with the HTTP contract on. */
+/**
+ * The sample poker application: its aggregates, flows and read models on the framework, with the HTTP
+ * contract on behind player tokens and the command authorizer (the server adds the rate limit).
+ */
 @Module({})
 export class PokerModule {
   static forRoot(options: PokerModuleOptions): DynamicModule {
+    const auth = options.auth ?? {};
     return {
       module: PokerModule,
       imports: [
+        PokerAuthModule.forRoot(auth),
         EventSourcingModule.forRoot({
           store: options.store,
-          http: true,
+          http: {
+            guards: [PlayerAuthGuard],
+            authorizer: PokerCommandAuthorizer,
+            aggregateReads: true,
+            ...(auth.adminToken ? { adminGuard: AdminTokenGuard } : {}),
+          },
           shutdownTimeoutMs: options.shutdownTimeoutMs,
           processing: options.processing,
         }),
         CqrsModule.forRoot(),
         EventSourcingCqrsModule,
       ],
-      controllers: [BuyInController, BalancesController, LeaderboardController, TablesController, BotsController],
+      controllers: [AuthController, BuyInController, BalancesController, LeaderboardController, TablesController, BotsController],
       providers: [
         PlayerAggregate,
         TableAggregate,

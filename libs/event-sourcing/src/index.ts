@@ -3,7 +3,13 @@
 
 // The module and its options
 export { EventSourcingModule, type EventSourcingModuleAsyncOptions } from './module/event-sourcing.module.js';
-export type { EventSourcingModuleOptions, EventSourcingModuleStaticOptions, ProcessingOptions } from './config/event-sourcing-options.js';
+export type {
+  EventSourcingHttpOptions,
+  EventSourcingModuleOptions,
+  EventSourcingModuleStaticOptions,
+  GuardOption,
+  ProcessingOptions,
+} from './config/event-sourcing-options.js';
 export type { StoreOptions } from './config/store-options.js';
 export { EVENT_SOURCING_DATA_SOURCE } from './config/tokens.js';
 export { parseDatabaseUrl } from './store/typeorm/store-options.js';
@@ -40,6 +46,12 @@ export {
 } from './processing/emissions.js';
 export { portableQuery, type Queryable } from './processing/portable-query.js';
 
+// Who may send and read what
+export type { Principal } from './model/principal.js';
+export { COMMAND_AUTHORIZER, type CommandAuthorization, type CommandAuthorizer } from './model/command-authorizer.js';
+export type { AggregateView, ReadContext } from './model/aggregate-view.js';
+export { EventSourcingAdminGuard, EventSourcingGuard } from './http/configured-guards.js';
+
 // Sending commands and reading aggregates
 export { CommandGateway } from './command/command-gateway.js';
 export { SyncMode, type CommandResult, type SendOptions } from './model/send-options.js';
@@ -55,9 +67,12 @@ export {
   FailedPreconditionError,
   InvalidArgumentError,
   NotFoundError,
+  PermissionDeniedError,
   SequenceMismatchError,
   SyncTimeoutError,
+  UnauthenticatedError,
   UnavailableError,
+  UnsupportedMediaTypeError,
 } from './errors/event-sourcing.error.js';
 export { BootValidationError } from './discovery/boot-validation.error.js';
 export { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from './store/store-errors.js';

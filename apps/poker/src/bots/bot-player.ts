@@ -53,6 +53,7 @@ export class BotPlayer {
       move.command === 'RequestDraw'
         ? Object.assign(new RequestDraw(), { handId, playerId: move.playerId, discardIndices: move.discardIndices })
         : Object.assign(new PlayerAction(), { handId, playerId: move.playerId, action: move.action, amount: move.amount });
-    await this.gateway.send(command, { correlationId, syncMode: SyncMode.CASCADE });
+    // Each bot acts as its own principal, through the same authorizer as a person would.
+    await this.gateway.send(command, { correlationId, syncMode: SyncMode.CASCADE, principal: { id: move.playerId, playerType: 'AI' } });
   }
 }

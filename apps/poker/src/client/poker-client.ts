@@ -24,32 +24,63 @@ export interface CommandAnswer {
 
 export type TableTerms = Omit<CreateTable, 'tableId'>;
 
-/** The poker app's HTTP API, for the demo and the tests: every call is a real request. */
+/**
+ * The poker app's HTTP API, for the demo and the tests: every call is a real request. It keeps the
+ * token of each player it registered and signs each call as the player it concerns.
+ */
 export class PokerClient {
+  private readonly tokens = new Map<string, string>();
+  private host: Promise<string> | undefined;
+
   constructor(readonly baseUrl: string) {}
 
-  command(aggregateType: string, aggregateId: string, commandType: string, body: object, headers: Record<string, string> = {}): Promise<CommandAnswer> {
-    return this.request('POST', `/commands/${aggregateType}/${encodeURIComponent(aggregateId)}/${commandType}`, body, headers);
+  /**
+   * A command signed as `as`; by default the player it concerns: the player aggregate itself, the
+   * command's `playerId`, or else this client's host player (registered when first needed).
+   */
+  async command(aggregateType: string, aggregateId: string, commandType: string, body: object, headers: Record<string, string> = {}, as?: string): Promise<CommandAnswer> {
+    const caller = as ?? (body as { playerId?: string }).playerId ?? (aggregateType === 'player' ? aggregateId : await this.hostPlayer());
+    return this.request('POST', `/commands/${aggregateType}/${encodeURIComponent(aggregateId)}/${commandType}`, body, this.signedAs(caller, headers));
   }
 
-  /** Registers a player and deposits their bankroll; returns when the balance shows it (Sync-Mode: simple). */
-  async registerPlayer(playerId: string, displayName: string, deposit: number, playerType: 'HUMAN' | 'AI' = 'HUMAN'): Promise<void> {
-    await this.command('player', playerId, 'RegisterPlayer', { displayName, email: `${playerId}@poker.example`, playerType });
-    await this.command('player', playerId, 'DepositFunds', { amount: deposit }, { 'Sync-Mode': 'simple' });
+  /** Registers a player (the app gives each one its starting bankroll) and keeps the player's token. */
+  async registerPlayer(playerId: string, displayName: string, playerType: 'HUMAN' | 'AI' = 'HUMAN'): Promise<void> {
+    const session = await this.request<{ token: string }>('POST', '/auth/register', { playerId, displayName, playerType });
+    this.tokens.set(playerId, session.token);
   }
 
+  tokenOf(playerId: string): string | undefined {
+    return this.tokens.get(playerId);
+  }
+
+  /** Signs as the players another client signed up (the same players on a restarted server). */
+  keepTokensOf(other: PokerClient): void {
+    for (const [playerId, token] of other.tokens) this.tokens.set(playerId, token);
+  }
+
+  /** Created by this client's host player. */
   async createTable(tableId: string, terms: TableTerms): Promise<void> {
-    await this.command('table', tableId, 'CreateTable', terms, { 'Sync-Mode': 'simple' });
+    await this.command('table', tableId, 'CreateTable', terms, { 'Sync-Mode': 'simple' }, await this.hostPlayer());
   }
 
   buyIn(tableId: string, playerId: string, amount: number, seat = -1): Promise<BuyInOutcome> {
-    return this.request('POST', `/tables/${encodeURIComponent(tableId)}/buy-in`, { playerId, seat, amount });
+    return this.request('POST', `/tables/${encodeURIComponent(tableId)}/buy-in`, { playerId, seat, amount }, this.signedAs(playerId));
   }
 
-  /** Starts a hand under a fresh correlation id; CASCADE: the cards are dealt and the blinds posted when it returns. */
-  async startHand(tableId: string, seed?: string): Promise<{ handId: string; correlationId: string }> {
+  /**
+   * Starts a hand under a fresh correlation id, as a player seated there (`by`, or the first seated
+   * player this client signed up); CASCADE: the cards are dealt and the blinds posted when it returns.
+   */
+  async startHand(tableId: string, seed?: string, by?: string): Promise<{ handId: string; correlationId: string }> {
     const correlationId = `hand-${randomUUID()}`;
-    const answer = await this.command('table', tableId, 'StartHand', seed === undefined ? {} : { seed }, { 'Correlation-Id': correlationId, 'Sync-Mode': 'cascade' });
+    const answer = await this.command(
+      'table',
+      tableId,
+      'StartHand',
+      seed === undefined ? {} : { seed },
+      { 'Correlation-Id': correlationId, 'Sync-Mode': 'cascade' },
+      by ?? (await this.seatedPlayer(tableId)),
+    );
     return { handId: String(answer.events[0].payload.handId), correlationId };
   }
 
@@ -68,16 +99,17 @@ export class PokerClient {
     await this.command('table', tableId, 'LeaveTable', { playerId }, { 'Sync-Mode': 'cascade' });
   }
 
-  botsAct(tableId: string): Promise<BotMoveMade[]> {
-    return this.request('POST', `/tables/${encodeURIComponent(tableId)}/bots/act`, {});
+  async botsAct(tableId: string): Promise<BotMoveMade[]> {
+    return this.request('POST', `/tables/${encodeURIComponent(tableId)}/bots/act`, {}, this.signedAs(await this.seatedPlayer(tableId)));
   }
 
+  /** The table as `viewer` sees it (with the viewer's own hole cards), or as anyone does. */
   table(tableId: string, viewer?: string): Promise<TableView> {
-    return this.request('GET', `/tables/${encodeURIComponent(tableId)}${viewer ? `?viewer=${encodeURIComponent(viewer)}` : ''}`);
+    return this.request('GET', `/tables/${encodeURIComponent(tableId)}`, undefined, viewer ? this.signedAs(viewer) : {});
   }
 
   balance(playerId: string): Promise<Balance> {
-    return this.request('GET', `/players/${encodeURIComponent(playerId)}/balance`);
+    return this.request('GET', `/players/${encodeURIComponent(playerId)}/balance`, undefined, this.signedAs(playerId));
   }
 
   leaderboard(): Promise<LeaderboardEntry[]> {
@@ -94,6 +126,27 @@ export class PokerClient {
     const parsed = text ? JSON.parse(text) : undefined;
     if (!response.ok) throw new PokerApiError(response.status, parsed ?? {});
     return parsed as T;
+  }
+
+  /** `Authorization` for a player this client registered (none for others: the server answers 401). */
+  signedAs(playerId: string, headers: Record<string, string> = {}): Record<string, string> {
+    const token = this.tokens.get(playerId);
+    return token ? { Authorization: `Bearer ${token}`, ...headers } : headers;
+  }
+
+  private hostPlayer(): Promise<string> {
+    this.host ??= (async () => {
+      const id = `host-${randomUUID()}`;
+      await this.registerPlayer(id, 'Host');
+      return id;
+    })();
+    return this.host;
+  }
+
+  private async seatedPlayer(tableId: string): Promise<string> {
+    const seated = (await this.table(tableId)).seats.find((seat) => this.tokens.has(seat.playerId));
+    if (!seated) throw new Error(`this client has signed up no player seated at table ${tableId}`);
+    return seated.playerId;
   }
 
   private async currentHand(tableId: string): Promise<NonNullable<TableView['hand']>> {

@@ -18,11 +18,10 @@ export interface DemoOutcome {
 }
 
 const NAMES = ['Ada', 'Bo', 'Cy', 'Di', 'Ed', 'Flo'];
-const DEPOSIT = 2000;
 const BUY_IN = 500;
 
 /**
- * Bots at one table, all through the HTTP API: register and deposit, buy in, play `hands` seeded
+ * Bots at one table, all through the HTTP API: register (each gets the starting bankroll), buy in, play `hands` seeded
  * hands (a bot that runs out of chips leaves, is settled and buys in again), then everybody leaves.
  * Returns the chips in all bankrolls before and after: every chip must come back.
  */
@@ -30,7 +29,7 @@ export async function playDemo(client: PokerClient, options: DemoOptions, onHand
   const run = `${options.seed}-${Date.now().toString(36)}`;
   const playerIds = NAMES.slice(0, options.players).map((name) => `${name.toLowerCase()}-${run}`);
   const tableId = `demo-${run}`;
-  for (const [i, id] of playerIds.entries()) await client.registerPlayer(id, NAMES[i], DEPOSIT, 'AI');
+  for (const [i, id] of playerIds.entries()) await client.registerPlayer(id, NAMES[i], 'AI');
   const chipsBefore = await bankrolls(client, playerIds);
   await client.createTable(tableId, { name: 'Demo', variant: options.variant, smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: 6 });
   for (const id of playerIds) await expectSeated(client.buyIn(tableId, id, BUY_IN));

@@ -7,7 +7,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { parseDatabaseUrl } from '@nest-es/core';
 import { configurePokerApp } from '../http/configure-poker-app.js';
 import { redactUrl } from '../poker-config.js';
-import { PokerModule } from '../poker.module.js';
+import { PokerServerModule } from '../poker-server.module.js';
 
 export interface DemoServer {
   app: NestExpressApplication;
@@ -17,11 +17,14 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-/** The poker app in this process on a free port: on DATABASE_URL if set, else on a SQLite file in a temp folder removed at the end. */
+/**
+ * The poker app in this process on a free port: on DATABASE_URL if set, else on a SQLite file in a temp
+ * folder removed at the end. Seeded deals are on: the demo replays the same hands for a seed.
+ */
 export async function startDemoServer(databaseUrl: string | undefined): Promise<DemoServer> {
   const folder = databaseUrl ? undefined : mkdtempSync(join(tmpdir(), 'poker-demo-'));
   const url = databaseUrl ?? `sqlite:${join(folder!, 'demo.sqlite')}`;
-  const app = await NestFactory.create<NestExpressApplication>(PokerModule.forRoot({ store: parseDatabaseUrl(url) }), { logger: ['error', 'warn'] });
+  const app = await NestFactory.create<NestExpressApplication>(PokerServerModule.forRoot({ store: parseDatabaseUrl(url), auth: { seededDeals: true } }), { logger: ['error', 'warn'] });
   configurePokerApp(app);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -17,6 +17,7 @@ import {
 } from './hand.events.js';
 import { type HandPlayerState, type HandState, initialHandState } from './hand.state.js';
 import { lastBettingRound, STREETS } from './streets.js';
+import { handView } from './hand.view.js';
 
 /**
  * One hand of poker, driven by commands from the hand-flow process manager. STRICT: action
@@ -32,7 +33,7 @@ import { lastBettingRound, STREETS } from './streets.js';
  *   so an all-in hand runs the board out street by street and reaches SHOWDOWN the same way.
  * - RevealCards at SHOWDOWN is optional; AwardPot ends the hand (HandComplete, phase COMPLETE).
  */
-@Aggregate('hand', { mergeStrategy: MergeStrategy.STRICT })
+@Aggregate('hand', { mergeStrategy: MergeStrategy.STRICT, view: handView })
 export class HandAggregate {
   initialState(): HandState {
     return initialHandState();
@@ -66,7 +67,7 @@ export class HandAggregate {
     return turn.closed ? [posted, new BettingRoundComplete(state.phase)] : [posted];
   }
 
-  @CommandHandler(PlayerAction, { emits: [ActionTaken, BettingRoundComplete] })
+  @CommandHandler(PlayerAction, { emits: [ActionTaken, BettingRoundComplete], http: true })
   act(command: PlayerAction, state: HandState): (ActionTaken | BettingRoundComplete)[] {
     requireDealt(state);
     if (state.status !== 'betting') throw new FailedPreconditionError(`no betting round is open; the hand is ${where(state)}`);
@@ -99,7 +100,7 @@ export class HandAggregate {
     return turn.closed ? [dealt, new BettingRoundComplete(street.phase)] : [dealt];
   }
 
-  @CommandHandler(RequestDraw, { emits: [DrawCompleted, BettingRoundComplete] })
+  @CommandHandler(RequestDraw, { emits: [DrawCompleted, BettingRoundComplete], http: true })
   draw(command: RequestDraw, state: HandState): (DrawCompleted | BettingRoundComplete)[] {
     requireDealt(state);
     if (state.variant !== 'FIVE_CARD_DRAW') throw new InvalidArgumentError(`drawing is only in FIVE_CARD_DRAW; this hand is ${state.variant}`);
@@ -118,7 +119,7 @@ export class HandAggregate {
     return turn.closed ? [completed, new BettingRoundComplete('DRAW')] : [completed];
   }
 
-  @CommandHandler(RevealCards, { emits: [CardsRevealed, CardsMucked] })
+  @CommandHandler(RevealCards, { emits: [CardsRevealed, CardsMucked], http: true })
   reveal(command: RevealCards, state: HandState): CardsRevealed | CardsMucked {
     requireShowdown(state, 'cards are revealed');
     const player = requireStillIn(state, command.playerId);

@@ -1,5 +1,6 @@
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { PlayerAuthGuard } from '../auth/player-auth.guard.js';
 import { BotPlayer, type BotMoveMade } from '../bots/bot-player.js';
 import { BotMoveDto } from './read-model.dto.js';
 
@@ -10,8 +11,10 @@ export class BotsController {
 
   @Post(':tableId/bots/act')
   @HttpCode(200)
-  @ApiOperation({ summary: 'The AI players (playerType AI) of the running hand make their moves: the one to act, or all still to draw' })
+  @ApiOperation({ summary: 'The AI players (playerType AI) of the running hand make their moves, each as itself: the one to act, or all still to draw (any signed-in player may ask)' })
   @ApiOkResponse({ type: [BotMoveDto] })
+  @ApiBearerAuth()
+  @UseGuards(PlayerAuthGuard)
   act(@Param('tableId') tableId: string): Promise<BotMoveMade[]> {
     return this.bots.act(tableId);
   }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
-import { CommandGateway, EVENT_STORE, type EventStore, SyncMode, validateCommand } from '@nest-es/core';
+import { CommandGateway, EVENT_STORE, type EventStore, PermissionDeniedError, SyncMode, validateCommand } from '@nest-es/core';
+import { PlayerAuthGuard } from '../auth/player-auth.guard.js';
+import type { PlayerPrincipal } from '../auth/player-tokens.service.js';
 import { BUY_IN_SEAT, type BuyInCompleted, type BuyInFailed } from '../flows/index.js';
 import { ReserveFunds } from '../player/index.js';
 import { BuyInOutcome, BuyInRequest } from './buy-in.dto.js';
@@ -13,6 +15,7 @@ import { BuyInOutcome, BuyInRequest } from './buy-in.dto.js';
  * metadata); the buy-in process manager starts on that FundsReserved. No extra aggregate is
  * needed, and a refused reservation (unknown player, insufficient funds) is answered at once,
  * with nothing to undo. CASCADE waits until the whole flow has run, so the outcome is known.
+ * Only the signed-in player may buy themselves in: it is the one route that moves their chips to a table.
  */
 @ApiTags('poker')
 @Controller('tables')
@@ -27,12 +30,15 @@ export class BuyInController {
   @ApiOperation({ summary: 'Buy in at a table: reserve the funds, check the table, take the seat (or release the funds)' })
   @ApiBody({ type: BuyInRequest })
   @ApiOkResponse({ type: BuyInOutcome })
-  async buyIn(@Param('tableId') tableId: string, @Body() body: unknown): Promise<BuyInOutcome> {
+  @ApiBearerAuth()
+  @UseGuards(PlayerAuthGuard)
+  async buyIn(@Param('tableId') tableId: string, @Body() body: unknown, @Req() { user }: { user: PlayerPrincipal }): Promise<BuyInOutcome> {
     const request = plainToInstance(BuyInRequest, body ?? {}) as BuyInRequest;
     await validateCommand(request);
+    if (request.playerId !== user.id) throw new PermissionDeniedError(`${user.id} may not buy in ${request.playerId}`);
     const buyInId = randomUUID();
     const reserve = Object.assign(new ReserveFunds(), { playerId: request.playerId, tableId, amount: request.amount });
-    await this.gateway.send(reserve, { correlationId: buyInId, metadata: { [BUY_IN_SEAT]: request.seat }, syncMode: SyncMode.CASCADE });
+    await this.gateway.send(reserve, { correlationId: buyInId, metadata: { [BUY_IN_SEAT]: request.seat }, syncMode: SyncMode.CASCADE, principal: user, authorize: false });
     return this.outcome({ buyInId, playerId: request.playerId, tableId, seat: request.seat, amount: request.amount, status: 'PENDING' });
   }
 

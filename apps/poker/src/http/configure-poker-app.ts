@@ -16,6 +16,7 @@ export function configurePokerApp(app: NestExpressApplication): void {
         'Command-Id, Correlation-Id, Expected-Sequence, Sync-Mode, Merge-Strategy), aggregate reads, and the poker routes (buy-in, balances, leaderboard, table view, bots).',
     )
     .setVersion('0.1.0')
+    .addBearerAuth()
     .build();
   SwaggerModule.setup('docs', app, () => addCommandOperations(SwaggerModule.createDocument(app, config), app));
 }

@@ -1,18 +1,23 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Headers, Param } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { PlayerTokens } from '../auth/player-tokens.service.js';
 import { type TableView, TableViewQuery } from '../read-models/index.js';
 import { TableViewDto } from './read-model.dto.js';
 
 @ApiTags('poker')
 @Controller('tables')
 export class TablesController {
-  constructor(private readonly tables: TableViewQuery) {}
+  constructor(
+    private readonly tables: TableViewQuery,
+    private readonly tokens: PlayerTokens,
+  ) {}
 
   @Get(':tableId')
   @ApiOperation({ summary: "A table's seats and stacks and the public state of its current (or last) hand" })
-  @ApiQuery({ name: 'viewer', required: false, description: "A player id: adds that player's own hole cards as yourCards" })
-  @ApiOkResponse({ type: TableViewDto })
-  table(@Param('tableId') tableId: string, @Query('viewer') viewer?: string): Promise<TableView> {
-    return this.tables.table(tableId, viewer);
+  @ApiBearerAuth()
+  @ApiOkResponse({ type: TableViewDto, description: "Signed in, the player's own hole cards come as yourCards; anyone sees the rest" })
+  async table(@Param('tableId') tableId: string, @Headers('authorization') authorization?: string): Promise<TableView> {
+    const viewer = await this.tokens.principal(authorization);
+    return this.tables.table(tableId, viewer?.id);
   }
 }

@@ -22,12 +22,13 @@ import {
   SessionSettled,
 } from './player.events.js';
 import { initialPlayerState, type PlayerState } from './player.state.js';
+import { playerView } from './player.view.js';
 
 /**
  * A player's identity and bankroll. COMMUTATIVE: each handler declares the fields it changes,
  * so a rename and a deposit racing on one player both land, while two withdrawals do not.
  */
-@Aggregate('player', { mergeStrategy: MergeStrategy.COMMUTATIVE })
+@Aggregate('player', { mergeStrategy: MergeStrategy.COMMUTATIVE, view: playerView })
 export class PlayerAggregate {
   initialState(): PlayerState {
     return initialPlayerState();
@@ -39,7 +40,7 @@ export class PlayerAggregate {
     return new PlayerRegistered(command.displayName, command.email, command.playerType ?? 'HUMAN');
   }
 
-  @CommandHandler(RenamePlayer, { emits: [PlayerRenamed], modifies: ['displayName'] })
+  @CommandHandler(RenamePlayer, { emits: [PlayerRenamed], modifies: ['displayName'], http: true })
   rename(command: RenamePlayer, state: PlayerState): PlayerRenamed {
     requireRegistered(state);
     return new PlayerRenamed(command.displayName);
@@ -51,7 +52,7 @@ export class PlayerAggregate {
     return new FundsDeposited(command.amount, state.bankroll + command.amount);
   }
 
-  @CommandHandler(WithdrawFunds, { emits: [FundsWithdrawn], modifies: ['bankroll'] })
+  @CommandHandler(WithdrawFunds, { emits: [FundsWithdrawn], modifies: ['bankroll'], http: true })
   withdraw(command: WithdrawFunds, state: PlayerState): FundsWithdrawn {
     requireRegistered(state);
     if (command.amount > state.available) {
@@ -84,14 +85,14 @@ export class PlayerAggregate {
     return new SessionSettled(command.tableId, reserved, command.cashOut, state.bankroll + command.cashOut - reserved);
   }
 
-  @CommandHandler(SitOut, { emits: [PlayerSittingOut], modifies: ['status'] })
+  @CommandHandler(SitOut, { emits: [PlayerSittingOut], modifies: ['status'], http: true })
   sitOut(_command: SitOut, state: PlayerState): PlayerSittingOut {
     const tables = requireSeated(state);
     if (state.status === 'sitting_out') throw new FailedPreconditionError('player is already sitting out');
     return new PlayerSittingOut(tables);
   }
 
-  @CommandHandler(SitIn, { emits: [PlayerReturningToPlay], modifies: ['status'] })
+  @CommandHandler(SitIn, { emits: [PlayerReturningToPlay], modifies: ['status'], http: true })
   sitIn(_command: SitIn, state: PlayerState): PlayerReturningToPlay {
     const tables = requireSeated(state);
     if (state.status === 'active') throw new FailedPreconditionError('player is not sitting out');

@@ -3,19 +3,20 @@ import { blindPositions, clockwiseAfter } from '../cards/index.js';
 import { CreateTable, DEFAULT_ACTION_TIMEOUT_MS, EndHand, JoinTable, LeaveTable, StartHand } from './table.commands.js';
 import { HandEnded, type HandPlayer, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, TableCreated } from './table.events.js';
 import { initialTableState, type Seat, type TableState } from './table.state.js';
+import { tableView } from './table.view.js';
 
 /**
  * A table: its seats and stacks between hands, the dealer button, and which hand is running.
  * Merge strategy COMMUTATIVE (the default) with undeclared fields: the framework diffs what a
  * command changed, so two players joining different seats at once both land.
  */
-@Aggregate('table', { snapshot: { every: 100 } })
+@Aggregate('table', { snapshot: { every: 100 }, view: tableView })
 export class TableAggregate {
   initialState(): TableState {
     return initialTableState();
   }
 
-  @CommandHandler(CreateTable, { emits: [TableCreated] })
+  @CommandHandler(CreateTable, { emits: [TableCreated], http: true })
   create(command: CreateTable, state: TableState): TableCreated {
     if (state.created) throw new FailedPreconditionError(`table already exists as '${state.name}'`);
     if (command.smallBlind > command.bigBlind) {
@@ -48,7 +49,7 @@ export class TableAggregate {
     return new PlayerJoined(playerId, seat, buyIn, buyIn);
   }
 
-  @CommandHandler(LeaveTable, { emits: [PlayerLeft] })
+  @CommandHandler(LeaveTable, { emits: [PlayerLeft], http: true })
   leave(command: LeaveTable, state: TableState): PlayerLeft {
     requireTable(state);
     const seat = requireSeated(state, command.playerId);
@@ -56,7 +57,7 @@ export class TableAggregate {
     return new PlayerLeft(command.playerId, seat.position, seat.stack);
   }
 
-  @CommandHandler(StartHand, { emits: [HandStarted] })
+  @CommandHandler(StartHand, { emits: [HandStarted], http: true })
   startHand(command: StartHand, state: TableState, context: CommandContext): HandStarted {
     requireTable(state);
     if (state.status === 'in_hand') throw new FailedPreconditionError(`hand ${state.currentHandId} is still in progress`);

@@ -1,6 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { COMMAND_AUTHORIZER, type CommandAuthorizer } from '../model/command-authorizer.js';
+import type { Principal } from '../model/principal.js';
 import type { CommandHandlerDefinition } from '../model/aggregate-definition.js';
-import { AlreadyExistsError, EventSourcingError, SequenceMismatchError } from '../errors/index.js';
+import { AlreadyExistsError, EventSourcingError, PermissionDeniedError, SequenceMismatchError, UnauthenticatedError } from '../errors/index.js';
 import { MergeResolver } from './merge-resolver.js';
 import type { MergeStrategyName } from '../model/merge-strategy.js';
 import type { StreamId } from '../model/event-envelope.js';
@@ -29,6 +31,9 @@ export interface CommandEnvelope {
   expectedSequence?: number;
   mergeStrategy?: MergeStrategyName;
   metadata?: Record<string, unknown>;
+  principal?: Principal;
+  /** Ask the command authorizer before deciding (an outside caller). */
+  authorize: boolean;
 }
 
 /** How often an append that lost a race is retried through the merge pipeline before giving up. */
@@ -45,15 +50,20 @@ export class CommandExecutor {
     private readonly loader: AggregateLoader,
     private readonly merge: MergeResolver,
     private readonly appender: EventAppender,
+    @Optional() @Inject(COMMAND_AUTHORIZER) private readonly authorizer?: CommandAuthorizer,
   ) {}
 
   async execute(envelope: CommandEnvelope): Promise<CommandResult> {
     const { handler, stream } = envelope;
+    const aggregate = handler.aggregate;
     if (envelope.commandIdGiven) {
       const record = await this.store.findCommand(stream, envelope.commandId);
-      if (record) return fromRecord(record, envelope);
+      if (record) {
+        // A repeated id answers with the first result only to a caller who may send the command.
+        await this.authorize(envelope, await this.loader.load(aggregate, stream));
+        return fromRecord(record, envelope);
+      }
     }
-    const aggregate = handler.aggregate;
     const now = new Date();
     const expected = envelope.expectedSequence;
     // The cached state is trusted without a read when the caller's expectation agrees with it: the
@@ -70,9 +80,11 @@ export class CommandExecutor {
         commandId: envelope.commandId,
         correlationId: envelope.correlationId,
         now,
+        principal: envelope.principal,
       };
       let decided: NormalizedHandlerResult;
       try {
+        await this.authorize(envelope, loaded);
         decided = await this.decide(envelope, loaded, expected, context);
       } catch (error) {
         // A refusal decided on unchecked state must hold on the current one.
@@ -120,6 +132,25 @@ export class CommandExecutor {
     }
   }
 
+  /** Inside the try above: a refusal decided on a cached state is checked on the current one, like a handler's. */
+  private async authorize(envelope: CommandEnvelope, loaded: LoadedAggregate): Promise<void> {
+    if (!envelope.authorize || !this.authorizer) return;
+    const { principal, handler, command, stream } = envelope;
+    const allowed = await this.authorizer.authorize({
+      principal,
+      command,
+      commandType: handler.commandType,
+      aggregateType: stream.aggregateType,
+      aggregateId: stream.aggregateId,
+      sequence: loaded.sequence,
+      state: loaded.state,
+    });
+    if (allowed === true) return;
+    const target = `${handler.commandType} on ${stream.aggregateType}/${stream.aggregateId}`;
+    if (!principal) throw new UnauthenticatedError(`${target} needs an authenticated caller`);
+    throw new PermissionDeniedError(`${principal.id} may not send ${target}`);
+  }
+
   private decide(envelope: CommandEnvelope, loaded: LoadedAggregate, expected: number | undefined, context: CommandContext): Promise<NormalizedHandlerResult> {
     const { handler, command } = envelope;
     if (expected === undefined || expected === loaded.sequence) return invokeHandler(handler, command, loaded.state, context);
@@ -149,6 +180,7 @@ function eventMetadata(envelope: CommandEnvelope): EventMetadataInput {
     commandId: envelope.commandId,
     correlationId: envelope.correlationId,
     causationId: envelope.commandId,
+    ...(envelope.principal ? { principal: envelope.principal.id } : {}),
     ...(envelope.causationId ? { commandCausationId: envelope.causationId } : {}),
   };
 }

@@ -88,6 +88,8 @@ export class CommandGateway {
         expectedSequence: options.expectedSequence,
         mergeStrategy,
         metadata: options.metadata,
+        principal: options.principal,
+        authorize: options.authorize ?? options.principal !== undefined,
       }),
     );
   }

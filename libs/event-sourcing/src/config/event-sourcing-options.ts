@@ -1,3 +1,7 @@
+import type { CanActivate, Type } from '@nestjs/common';
+import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface.js';
+import type { HelmetOptions } from 'helmet';
+import type { CommandAuthorizer } from '../model/command-authorizer.js';
 import type { MergeStrategyName } from '../model/merge-strategy.js';
 import type { SnapshotPolicyOption } from '../model/snapshot-policy-option.js';
 import type { StoreOptions } from './store-options.js';
@@ -52,13 +56,39 @@ export interface ScaleOutOptions {
 
 /** Options the module needs before the factory runs (they decide which controllers exist). */
 export interface EventSourcingModuleStaticOptions {
-  /** Mount the framework's HTTP controllers (commands, aggregates, dead letters, health, metrics). Default false. */
-  http?: boolean;
+  /**
+   * Mount the framework's HTTP routes. `true` is `{}`: exposed commands, health and metrics, with
+   * security headers. Default false (no routes).
+   */
+  http?: boolean | EventSourcingHttpOptions;
   /**
    * Prometheus metrics (needs the prom-client package), served at `GET /metrics` with `http`.
    * Default: on with `http`, off without.
    */
   metrics?: boolean;
 }
+
+/** A Nest guard class (resolved from the application's providers, or created) or instance. */
+export type GuardOption = Type<CanActivate> | CanActivate;
+
+export interface EventSourcingHttpOptions {
+  /**
+   * Run before the command and aggregate routes, after any global `APP_GUARD`. A guard that
+   * authenticates leaves the principal on `request.user` (`{id, ...claims}`).
+   */
+  guards?: GuardOption[];
+  /** Allows or refuses each command sent over HTTP, given principal, command, aggregate and state. */
+  authorizer?: Type<CommandAuthorizer>;
+  /** Mount `GET /aggregates/:type/:id` (and `/events`) for aggregates that declare a `view`. Default false. */
+  aggregateReads?: boolean;
+  /** Guards the dead-letter routes; without one they are not mounted. */
+  adminGuard?: GuardOption;
+  /** Security headers on every route (helmet's options); false leaves them to the application. Default helmet's defaults. */
+  helmet?: HelmetOptions | false;
+  /** Cross-origin requests allowed by these rules (the `cors` package's options). Default: none allowed. */
+  cors?: CorsOptions;
+}
+
+export const EVENT_SOURCING_HTTP_OPTIONS = Symbol('EVENT_SOURCING_HTTP_OPTIONS');
 
 export const EVENT_SOURCING_OPTIONS = Symbol('EVENT_SOURCING_OPTIONS');

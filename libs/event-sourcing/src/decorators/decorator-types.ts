@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { AggregateView } from '../model/aggregate-view.js';
 import type { MergeStrategyName } from '../model/merge-strategy.js';
 import type { SnapshotPolicyOption } from '../model/snapshot-policy-option.js';
 
@@ -9,6 +10,8 @@ export interface AggregateOptions {
   snapshot?: SnapshotPolicyOption;
   /** Version of the state's shape; snapshots taken with another version are ignored. Default 1. */
   stateVersion?: number;
+  /** What `GET /aggregates/:type/:id` (and `/events`) may show a reader; without it the aggregate is not readable over HTTP. */
+  view?: AggregateView;
 }
 
 export interface AggregateMetadata {
@@ -26,6 +29,11 @@ export interface CommandHandlerOptions {
   modifies?: string[];
   /** Overrides the aggregate's merge strategy for this command. */
   mergeStrategy?: MergeStrategyName;
+  /**
+   * Routable over HTTP (`POST /commands/...`). Default false: commands meant for sagas, process
+   * managers and the application's own code cannot be sent from outside, and look unknown (404).
+   */
+  http?: boolean;
 }
 
 export interface CommandHandlerMetadata {

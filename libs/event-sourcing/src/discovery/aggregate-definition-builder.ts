@@ -55,6 +55,7 @@ export function buildAggregateDefinition(
     appliers: new Map(),
     eventClasses: new Map(),
     commandHandlers: new Map(),
+    view: options.view,
   };
 
   const appliers: ApplierMetadata[] = Reflect.getMetadata(APPLIERS_METADATA, classRef) ?? [];
@@ -105,6 +106,7 @@ export function buildAggregateDefinition(
       emits,
       modifies: handlerOptions?.modifies,
       mergeStrategy,
+      exposed: handlerOptions?.http === true,
       aggregateIdProperty: Reflect.getMetadata(AGGREGATE_ID_PROPERTY_METADATA, command),
       handle: (c, s, ctx) => method.call(instance, c, s, ctx) as any,
     };

@@ -37,6 +37,20 @@ export class EventSourcingRegistry {
     return this.aggregates.get(type);
   }
 
+  /**
+   * The handler of `commandType` on `aggregateType` if that command may be sent from outside (over
+   * HTTP); undefined for unknown and unexposed commands alike. The one answer to "is it exposed".
+   */
+  exposedCommand(aggregateType: string, commandType: string): CommandHandlerDefinition | undefined {
+    const handler = this.aggregates.get(aggregateType)?.commandHandlers.get(commandType);
+    return handler?.exposed ? handler : undefined;
+  }
+
+  /** Every command that may be sent from outside, for the boot log and API documentation. */
+  exposedCommands(): CommandHandlerDefinition[] {
+    return [...this.aggregates.values()].flatMap((aggregate) => [...aggregate.commandHandlers.values()].filter((handler) => handler.exposed));
+  }
+
   handlerForInstance(command: object): CommandHandlerDefinition | undefined {
     return this.commandsByClass.get(command.constructor as Type);
   }

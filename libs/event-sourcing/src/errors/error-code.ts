@@ -9,6 +9,11 @@ export enum ErrorCode {
   UNAVAILABLE = 'UNAVAILABLE',
   /** A Command-Id already recorded on the aggregate for a different command. */
   ALREADY_EXISTS = 'ALREADY_EXISTS',
+  UNAUTHENTICATED = 'UNAUTHENTICATED',
+  PERMISSION_DENIED = 'PERMISSION_DENIED',
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  /** A rate limit refused the request (429). */
+  RESOURCE_EXHAUSTED = 'RESOURCE_EXHAUSTED',
 }
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -20,4 +25,8 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.SYNC_TIMEOUT]: 504,
   [ErrorCode.UNAVAILABLE]: 503,
   [ErrorCode.ALREADY_EXISTS]: 409,
+  [ErrorCode.UNAUTHENTICATED]: 401,
+  [ErrorCode.PERMISSION_DENIED]: 403,
+  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 415,
+  [ErrorCode.RESOURCE_EXHAUSTED]: 429,
 };

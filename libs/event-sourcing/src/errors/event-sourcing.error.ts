@@ -69,3 +69,24 @@ export class UnavailableError extends EventSourcingError {
     super(ErrorCode.UNAVAILABLE, message, details);
   }
 }
+
+/** No credentials, or credentials that do not hold (expired, forged), where a guard requires them. */
+export class UnauthenticatedError extends EventSourcingError {
+  constructor(message: string) {
+    super(ErrorCode.UNAUTHENTICATED, message);
+  }
+}
+
+/** The caller is known but may not send this command or read this. */
+export class PermissionDeniedError extends EventSourcingError {
+  constructor(message: string) {
+    super(ErrorCode.PERMISSION_DENIED, message);
+  }
+}
+
+/** A command body that is not `application/json` (what cross-site forms send is refused here). */
+export class UnsupportedMediaTypeError extends EventSourcingError {
+  constructor(message: string) {
+    super(ErrorCode.UNSUPPORTED_MEDIA_TYPE, message);
+  }
+}

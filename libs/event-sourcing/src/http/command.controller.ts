@@ -1,10 +1,12 @@
-import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import { Body, Controller, HttpCode, Logger, type OnApplicationBootstrap, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { AggregateReader } from '../command/aggregate-reader.js';
+import type { Request } from 'express';
+import { principalOf } from './principal-of.js';
 import { CommandGateway } from '../command/command-gateway.js';
-import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
+import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
+import { InvalidArgumentError, NotFoundError, UnsupportedMediaTypeError } from '../errors/index.js';
 import { sendOptionsFromHeaders } from './command-headers.js';
+import { EventSourcingGuard } from './configured-guards.js';
 import { toWireEvent, type WireEvent } from './wire-event.js';
 
 export interface CommandResponse {
@@ -14,13 +16,24 @@ export interface CommandResponse {
   events: WireEvent[];
 }
 
-/** `POST /commands/:aggregateType/:aggregateId/:commandType`: the command's payload is the body, its options the headers. */
+/**
+ * `POST /commands/:aggregateType/:aggregateId/:commandType`, for commands marked `http: true` only.
+ * The principal a guard left on `request.user` goes with the command to the authorizer and its events.
+ */
 @Controller('commands')
-export class CommandController {
+@UseGuards(EventSourcingGuard)
+export class CommandController implements OnApplicationBootstrap {
+  private readonly logger = new Logger('EventSourcingHttp');
+
   constructor(
     private readonly gateway: CommandGateway,
-    private readonly reader: AggregateReader,
+    private readonly registry: EventSourcingRegistry,
   ) {}
+
+  onApplicationBootstrap(): void {
+    const exposed = this.registry.exposedCommands().map((handler) => `${handler.aggregate.type}.${handler.commandType}`);
+    this.logger.log(`commands routable over HTTP: ${exposed.length > 0 ? exposed.join(', ') : 'none'}`);
+  }
 
   @Post(':aggregateType/:aggregateId/:commandType')
   @HttpCode(200)
@@ -31,17 +44,20 @@ export class CommandController {
     @Body() body: unknown,
     @Req() request: Request,
   ): Promise<CommandResponse> {
-    const aggregate = this.reader.aggregate(aggregateType);
-    const handler = aggregate.commandHandlers.get(commandType);
+    const handler = this.registry.exposedCommand(aggregateType, commandType);
     if (!handler) {
-      throw new NotFoundError(
-        `aggregate '${aggregateType}' has no command ${commandType}; known: ${[...aggregate.commandHandlers.keys()].join(', ')}`,
-      );
+      // Unknown and unexposed commands get the same answer: internal ones stay invisible.
+      const known = this.registry.exposedCommands().filter((h) => h.aggregate.type === aggregateType).map((h) => h.commandType);
+      throw new NotFoundError(`no command ${commandType} on '${aggregateType}' can be sent over HTTP${known.length > 0 ? `; these can: ${known.join(', ')}` : ''}`);
+    }
+    // Cross-site forms can only send form or text bodies: requiring JSON closes that door.
+    if (!request.is('application/json')) {
+      throw new UnsupportedMediaTypeError(`the body of ${commandType} must be application/json, got ${request.headers['content-type'] ?? 'no body'}`);
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new InvalidArgumentError(`the body of ${commandType} must be a JSON object`);
     }
-    const options = { ...sendOptionsFromHeaders(request.headersDistinct), aggregateId };
+    const options = { ...sendOptionsFromHeaders(request.headersDistinct), aggregateId, principal: principalOf(request), authorize: true };
     const command = plainToInstance(handler.commandClass, body) as object;
     const result = await this.gateway.send(command, options);
     return {

@@ -1,11 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { describe } from '../command/command-validation.js';
 import { DeadLetterService, type RetriedDeadLetter } from '../dead-letter/dead-letter.service.js';
 import { InvalidArgumentError } from '../errors/index.js';
+import { EventSourcingAdminGuard } from './configured-guards.js';
 import type { DeadLetter, DeadLetterKind, DeadLetterStatus } from '../store/dead-letter-store.js';
 
-/** The dead-letter routes: review, retry and discard parked messages. */
+/** The dead-letter routes: review, retry and discard parked messages; mounted only with `http.adminGuard`, which guards them. */
 @Controller('dead-letters')
+@UseGuards(EventSourcingAdminGuard)
 export class DeadLetterController {
   constructor(private readonly deadLetters: DeadLetterService) {}
 

@@ -37,20 +37,21 @@ export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const given = (error.getResponse() as { code?: unknown }).code;
-    const code =
-      typeof given === 'string'
-        ? given
-        : status === 404
-          ? ErrorCode.NOT_FOUND
-          : status === 503
-            ? ErrorCode.UNAVAILABLE
-            : status < 500
-              ? ErrorCode.INVALID_ARGUMENT
-              : 'INTERNAL';
+    const code = typeof given === 'string' ? given : (CODE_BY_STATUS.get(status) ?? (status < 500 ? ErrorCode.INVALID_ARGUMENT : 'INTERNAL'));
     return { statusCode: status, code, message: messageOf(error) };
   }
   return { statusCode: 500, code: 'INTERNAL', message: 'internal error; the server log has the details' };
 }
+
+/**
+ * Nest's own exceptions (a guard returning false is a 403 ForbiddenException, @nestjs/throttler's
+ * is a 429) get the code their status has in the error model. 409 is left out: two codes share it.
+ */
+const CODE_BY_STATUS = new Map<number, ErrorCode>(
+  (Object.entries(HTTP_STATUS_BY_CODE) as Array<[ErrorCode, number]>)
+    .filter(([code]) => code !== ErrorCode.ABORTED && code !== ErrorCode.FAILED_PRECONDITION)
+    .map(([code, status]) => [status, code]),
+);
 
 function invalid(message: string): ErrorBody {
   return { statusCode: HTTP_STATUS_BY_CODE[ErrorCode.INVALID_ARGUMENT], code: ErrorCode.INVALID_ARGUMENT, message };

@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { AggregateView } from './aggregate-view.js';
 import type { CommandContext } from './command-context.js';
 import type { HandlerResult } from './handler-result.js';
 import type { MergeDecision } from './merge-decision.js';
@@ -20,6 +21,8 @@ export interface AggregateDefinition {
   /** Event type name -> class, for every event the aggregate applies. */
   eventClasses: Map<string, Type>;
   commandHandlers: Map<string, CommandHandlerDefinition>;
+  /** What HTTP readers may see; undefined: not readable over HTTP. */
+  view?: AggregateView;
   mergeHandler?: (command: object, expectedState: unknown, actualState: unknown, context: CommandContext) => MergeDecision | Promise<MergeDecision>;
 }
 
@@ -32,6 +35,8 @@ export interface CommandHandlerDefinition {
   emits: Set<string>;
   modifies?: string[];
   mergeStrategy: MergeStrategyName;
+  /** Routable over HTTP (`@CommandHandler(..., { http: true })`). */
+  exposed: boolean;
   /** The property of the command naming the aggregate, if the command class marks one. */
   aggregateIdProperty?: string;
   handle(command: object, state: unknown, context: CommandContext): HandlerResult | Promise<HandlerResult>;

@@ -1,3 +1,5 @@
+import type { Principal } from './principal.js';
+
 /** What a command handler knows besides the command and the state. */
 export interface CommandContext {
   aggregateType: string;
@@ -8,4 +10,6 @@ export interface CommandContext {
   correlationId: string;
   /** One clock reading per command, so handlers stay deterministic on re-runs. */
   now: Date;
+  /** Who sent the command, when an outside caller did (HTTP, or code passing `principal`). */
+  principal?: Principal;
 }

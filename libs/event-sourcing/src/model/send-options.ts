@@ -1,5 +1,6 @@
 import type { MergeStrategyName } from './merge-strategy.js';
 import type { StoredEvent } from './event-envelope.js';
+import type { Principal } from './principal.js';
 
 /** When `send` returns: how much of a command's consequences the caller waits for. */
 export enum SyncMode {
@@ -33,6 +34,13 @@ export interface SendOptions {
   syncTimeoutMs?: number;
   /** Extra metadata stamped on every event of the command. */
   metadata?: Record<string, unknown>;
+  /** Who sends it: recorded on its events (metadata `principal`) and given to the handler's context. */
+  principal?: Principal;
+  /**
+   * Ask the module's command authorizer first (an outside caller). Default: true when a principal is
+   * given. The HTTP controller always asks; sagas and process managers never do.
+   */
+  authorize?: boolean;
 }
 
 export interface CommandResult {

@@ -1,4 +1,6 @@
-import { type DynamicModule, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
+import { type DynamicModule, Inject, type MiddlewareConsumer, Module, type ModuleMetadata, type NestModule, Optional, type Provider } from '@nestjs/common';
+import cors from 'cors';
+import helmet from 'helmet';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import type { DataSource } from 'typeorm';
@@ -12,6 +14,8 @@ import { DeadLetterService } from '../dead-letter/dead-letter.service.js';
 import { AggregateExplorer } from '../discovery/aggregate-explorer.js';
 import { SubscriberExplorer } from '../discovery/subscriber-explorer.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
+import { COMMAND_AUTHORIZER } from '../model/command-authorizer.js';
+import { ConfiguredGuards, EventSourcingAdminGuard, EventSourcingGuard } from '../http/configured-guards.js';
 import { AggregateController } from '../http/aggregate.controller.js';
 import { CommandController } from '../http/command.controller.js';
 import { DeadLetterController } from '../http/dead-letter.controller.js';
@@ -52,7 +56,13 @@ import { openDataSource } from '../store/typeorm/open-data-source.js';
 import { TypeOrmDeadLetterStore } from '../store/typeorm/typeorm-dead-letter-store.js';
 import { TypeOrmEventStore } from '../store/typeorm/typeorm-event-store.js';
 import { TypeOrmSnapshotStore } from '../store/typeorm/typeorm-snapshot-store.js';
-import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions, type EventSourcingModuleStaticOptions } from '../config/event-sourcing-options.js';
+import {
+  EVENT_SOURCING_HTTP_OPTIONS,
+  EVENT_SOURCING_OPTIONS,
+  type EventSourcingHttpOptions,
+  type EventSourcingModuleOptions,
+  type EventSourcingModuleStaticOptions,
+} from '../config/event-sourcing-options.js';
 import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER, EVENT_SOURCING_DATA_SOURCE } from '../config/tokens.js';
 
 export interface EventSourcingModuleAsyncOptions extends EventSourcingModuleStaticOptions, Pick<ModuleMetadata, 'imports'> {
@@ -153,7 +163,16 @@ const exported = [
 
 /** The framework as one global Nest module: `forRoot(options)` or `forRootAsync({useFactory, inject, imports})`. */
 @Module({})
-export class EventSourcingModule {
+export class EventSourcingModule implements NestModule {
+  constructor(@Optional() @Inject(EVENT_SOURCING_HTTP_OPTIONS) private readonly http?: EventSourcingHttpOptions) {}
+
+  /** Security headers and the CORS policy, on every route Nest serves. */
+  configure(consumer: MiddlewareConsumer): void {
+    if (!this.http) return;
+    if (this.http.helmet !== false) consumer.apply(helmet(this.http.helmet)).forRoutes('{*path}');
+    if (this.http.cors) consumer.apply(cors(this.http.cors as cors.CorsOptions)).forRoutes('{*path}');
+  }
+
   static forRoot(options: EventSourcingModuleOptions & EventSourcingModuleStaticOptions): DynamicModule {
     return EventSourcingModule.build(options, [{ provide: EVENT_SOURCING_OPTIONS, useValue: options }], []);
   }
@@ -164,11 +183,30 @@ export class EventSourcingModule {
   }
 
   private static build(staticOptions: EventSourcingModuleStaticOptions, optionsProviders: Provider[], imports: ModuleMetadata['imports']): DynamicModule {
-    const http = staticOptions.http === true;
-    const metrics = staticOptions.metrics ?? http;
+    const http: EventSourcingHttpOptions | undefined = staticOptions.http === true ? {} : staticOptions.http || undefined;
+    const metrics = staticOptions.metrics ?? http !== undefined;
     const metricsProvider: Provider = metrics
       ? { provide: MetricsService, useFactory: createPrometheusMetrics, inject: [EventSourcingRegistry, EVENT_STORE, CHECKPOINT_STORE] }
       : { provide: MetricsService, useClass: NoopMetricsService };
+    const controllers = http
+      ? [
+          CommandController,
+          ...(http.aggregateReads ? [AggregateController] : []),
+          ...(http.adminGuard ? [DeadLetterController] : []),
+          HealthController,
+          ...(metrics ? [MetricsController] : []),
+        ]
+      : [];
+    const httpProviders: Provider[] = http
+      ? [
+          { provide: EVENT_SOURCING_HTTP_OPTIONS, useValue: http },
+          { provide: APP_FILTER, useClass: EventSourcingExceptionFilter },
+          ConfiguredGuards,
+          EventSourcingGuard,
+          EventSourcingAdminGuard,
+          ...(http.authorizer ? [{ provide: COMMAND_AUTHORIZER, useClass: http.authorizer }] : []),
+        ]
+      : [];
     return {
       module: EventSourcingModule,
       global: true,
@@ -177,9 +215,9 @@ export class EventSourcingModule {
         ...optionsProviders,
         ...runtimeProviders,
         metricsProvider,
-        ...(http ? [{ provide: APP_FILTER, useClass: EventSourcingExceptionFilter }] : []),
+        ...httpProviders,
       ],
-      controllers: http ? [CommandController, AggregateController, DeadLetterController, HealthController, ...(metrics ? [MetricsController] : [])] : [],
+      controllers,
       exports: exported,
     };
   }

@@ -15,3 +15,4 @@ export { deferred, type Deferred } from '../scheduling/deferred.js';
 export { createDataSource } from '../store/typeorm/store-options.js';
 export { openDataSource } from '../store/typeorm/open-data-source.js';
 export { EventProcessor } from '../processing/event-processor.js';
+export { exposedForTests } from './expose-for-tests.js';

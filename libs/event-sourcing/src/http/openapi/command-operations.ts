@@ -51,7 +51,8 @@ const GENERIC_COMMAND_PATH = '/commands/{aggregateType}/{aggregateId}/{commandTy
  * Adds the framework's HTTP routes to an OpenAPI document (as `SwaggerModule.createDocument` builds
  * it): one operation per command, `POST /commands/<aggregate type>/{aggregateId}/<CommandType>`,
  * with the body schema generated from the command class's class-validator rules, the command
- * headers, and every error response with its codes. `exposed` chooses the commands to list.
+ * headers, and every error response with its codes. `exposed` chooses the commands to list; by
+ * default those routable over HTTP (`@CommandHandler(..., { http: true })`).
  */
 export function addCommandOperations<D extends object>(
   openApi: D,
@@ -60,6 +61,7 @@ export function addCommandOperations<D extends object>(
 ): D {
   const document = openApi as unknown as OpenApiDocument;
   const registry = app.get(EventSourcingRegistry, { strict: false });
+  const exposed = options.exposed ?? ((aggregateType: string, commandType: string) => registry.exposedCommand(aggregateType, commandType) !== undefined);
   const schemas = validationMetadatasToSchemas({ refPointerPrefix: SCHEMAS }) as Record<string, JsonSchema>;
   const components = (document.components ??= {});
   const known = (components.schemas ??= {});
@@ -73,7 +75,7 @@ export function addCommandOperations<D extends object>(
     const tag = `commands: ${aggregate.type}`;
     let listed = false;
     for (const handler of aggregate.commandHandlers.values()) {
-      if (options.exposed && !options.exposed(aggregate.type, handler.commandType)) continue;
+      if (!exposed(aggregate.type, handler.commandType)) continue;
       listed = true;
       const schemaName = handler.commandClass.name;
       known[schemaName] = commandBodySchema(schemas[schemaName], handler.aggregateIdProperty);
@@ -107,7 +109,7 @@ function addReadErrorResponses(document: OpenApiDocument): void {
   for (const [path, item] of Object.entries(document.paths)) {
     if (!path.startsWith('/aggregates/') && !path.startsWith('/dead-letters')) continue;
     for (const operation of Object.values(item) as { responses?: Record<string, unknown> }[]) {
-      const statuses = path.startsWith('/dead-letters') && path.endsWith('/retry') ? undefined : [400, 404, 503];
+      const statuses = path.startsWith('/dead-letters') && path.endsWith('/retry') ? undefined : [400, 401, 403, 404, 429, 503];
       operation.responses = { ...operation.responses, ...errorResponses(ERROR_BODY, statuses) };
     }
   }
