@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { Aggregate, CommandHandler, EventSourcingModule } from '@nest-es/core';
+import { exposedForTests } from '@nest-es/core/testing';
 import { AddLine, AlwaysParkMerge, LineAdded, LinesCommuteMerge, NotebookAggregate } from './support/notebook.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
@@ -13,8 +14,8 @@ describe('a merge strategy of the application, registered and chosen like the bu
   beforeAll(async () => {
     store = await createTestStore();
     const moduleRef = await Test.createTestingModule({
-      imports: [EventSourcingModule.forRoot({ store: store.options, http: true })],
-      providers: [NotebookAggregate, LinesCommuteMerge, AlwaysParkMerge],
+      imports: [EventSourcingModule.forRoot({ store: store.options, http: { aggregateReads: true } })],
+      providers: [exposedForTests(NotebookAggregate), LinesCommuteMerge, AlwaysParkMerge],
     }).compile();
     app = moduleRef.createNestApplication({ logger: false });
     await app.init();

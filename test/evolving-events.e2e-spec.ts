@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { Aggregate, Apply, CommandGateway, EVENT_STORE, EventSourcingModule, EventType, SnapshotRebuilder, SNAPSHOT_STORE, type EventStore, type SnapshotStore } from '@nest-es/core';
 import { EventSourcingCqrsModule, storedEventOf } from '@nest-es/core/cqrs';
+import { exposedForTests } from '@nest-es/core/testing';
 import {
   AccountNowAggregate,
   AccountThen,
@@ -29,7 +30,7 @@ class PublishedFunds implements IEventHandler<FundsAdded> {
 
 async function boot(store: TestStore, providers: Type[], imports: NonNullable<Parameters<typeof Test.createTestingModule>[0]['imports']> = []): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: store.options, http: true, processing: { pollIntervalMs: 20 } }), ...imports],
+    imports: [EventSourcingModule.forRoot({ store: store.options, http: { aggregateReads: true }, processing: { pollIntervalMs: 20 } }), ...imports],
     providers,
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
@@ -66,7 +67,7 @@ describe('events that evolve: v1 events read by code where the event is v3, and 
     ]);
     await then.close();
 
-    app = await boot(store, [AccountNowAggregate, DepositsProjector, DepositNoticeSaga, DepositWatchProcess, PublishedFunds], [CqrsModule.forRoot(), EventSourcingCqrsModule]);
+    app = await boot(store, [exposedForTests(AccountNowAggregate), DepositsProjector, DepositNoticeSaga, DepositWatchProcess, PublishedFunds], [CqrsModule.forRoot(), EventSourcingCqrsModule]);
   });
 
   afterAll(async () => {

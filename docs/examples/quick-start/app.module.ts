@@ -7,7 +7,8 @@ import { PlayerAggregate } from './player.aggregate.js';
   imports: [
     EventSourcingModule.forRoot({
       store: { type: 'sqlite', database: process.env.DATABASE_FILE ?? 'app.sqlite' },
-      http: true, // POST /commands/:aggregateType/:aggregateId/:commandType, GET /aggregates/..., /health
+      // POST /commands/... for commands marked http: true, GET /aggregates/... for aggregates with a view, /health
+      http: { aggregateReads: true },
     }),
   ],
   providers: [PlayerAggregate, BalancesProjector],

@@ -24,19 +24,19 @@ interface PlayerState {
   bankroll: number;
 }
 
-@Aggregate('player')
+@Aggregate('player', { view: true }) // view: GET /aggregates/player/:id shows the whole state
 export class PlayerAggregate {
   initialState(): PlayerState {
     return { registered: false, bankroll: 0 };
   }
 
-  @CommandHandler(RegisterPlayer, { emits: [PlayerRegistered] })
+  @CommandHandler(RegisterPlayer, { emits: [PlayerRegistered], http: true }) // http: routable over HTTP
   register(command: RegisterPlayer, state: PlayerState) {
     if (state.registered) throw new FailedPreconditionError('player is already registered');
     return new PlayerRegistered(command.displayName);
   }
 
-  @CommandHandler(DepositFunds, { emits: [FundsDeposited], modifies: ['bankroll'] })
+  @CommandHandler(DepositFunds, { emits: [FundsDeposited], modifies: ['bankroll'], http: true })
   deposit(command: DepositFunds, state: PlayerState) {
     if (!state.registered) throw new FailedPreconditionError('player is not registered');
     return new FundsDeposited(command.amount, state.bankroll + command.amount);
