@@ -12,11 +12,11 @@ import {
   EVENT_STORE,
   type EventSourcingHttpOptions,
   EventSourcingModule,
-  EventSourcingRegistry,
   type EventStore,
   PermissionDeniedError,
   UnauthenticatedError,
 } from '@nest-es/core';
+import { EventSourcingRegistry } from '@nest-es/core/testing';
 import { IsString } from 'class-validator';
 import request from 'supertest';
 import { createTestStore, type TestStore } from './support/test-store.js';
