@@ -3,7 +3,9 @@ import { type CommandAuthorization, type CommandAuthorizer, PermissionDeniedErro
 import type { TableState } from '../table/index.js';
 import { POKER_AUTH_OPTIONS, type PokerAuthOptions } from './poker-auth-options.js';
 
-type Rule = (request: CommandAuthorization<any, any>, options: PokerAuthOptions) => boolean;
+/** The fields the rules look at; each command has the ones its rule reads. */
+type PokerCommand = { playerId?: string; seed?: string };
+type Rule = (request: CommandAuthorization<unknown, PokerCommand>, options: PokerAuthOptions) => boolean;
 
 const actsAsThemselves: Rule = ({ principal, command }) => command.playerId === principal?.id;
 const ownPlayer: Rule = ({ principal, aggregateId }) => aggregateId === principal?.id;
@@ -33,8 +35,8 @@ const RULES: Record<string, Rule> = {
 export class PokerCommandAuthorizer implements CommandAuthorizer {
   constructor(@Inject(POKER_AUTH_OPTIONS) private readonly options: PokerAuthOptions) {}
 
-  authorize(request: CommandAuthorization<any, any>): boolean {
+  authorize(request: CommandAuthorization): boolean {
     const rule = RULES[request.commandType];
-    return rule !== undefined && rule(request, this.options);
+    return rule !== undefined && rule(request as CommandAuthorization<unknown, PokerCommand>, this.options);
   }
 }

@@ -15,7 +15,7 @@ export interface ReadContext {
  * `event` one event to what may be seen of it (undefined hides it); a route without its function is not
  * served. Either may throw PermissionDeniedError or UnauthenticatedError to refuse the read.
  */
-export type AggregateView<State = any> =
+export type AggregateView<State = unknown> =
   | true
   | {
       state?(state: State, reader: ReadContext): unknown;

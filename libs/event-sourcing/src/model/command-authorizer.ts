@@ -20,7 +20,7 @@ export interface CommandAuthorization<State = unknown, Command extends object = 
  * application's own and are not asked about. It runs in the aggregate's lane, before the handler.
  */
 export interface CommandAuthorizer {
-  authorize(request: CommandAuthorization<any, any>): boolean | Promise<boolean>;
+  authorize(request: CommandAuthorization): boolean | Promise<boolean>;
 }
 
 /** The module's command authorizer (from the `http.authorizer` option), if any. */
