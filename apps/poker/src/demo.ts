@@ -1,10 +1,10 @@
 import 'reflect-metadata';
-import cliProgress from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { EVENT_STORE, type EventStore } from '@nest-es/core';
 import { VARIANTS, type Variant } from './cards/index.js';
 import { PokerClient } from './client/poker-client.js';
 import { playDemo } from './demo/demo-game.js';
+import { demoProgress } from './demo/demo-progress.js';
 import { eventCounts, leaderboardTable } from './demo/demo-report.js';
 import { startDemoServer } from './demo/demo-server.js';
 
@@ -32,9 +32,8 @@ async function main(): Promise<number> {
   try {
     console.log(`poker demo: ${options.players} bots, ${options.hands} hands of ${options.variant}, seed ${options.seed}, on ${server.database}`);
     const client = new PokerClient(server.baseUrl);
-    const bar = new cliProgress.SingleBar({ format: 'hands {bar} {value}/{total} | {duration_formatted}', hideCursor: true }, cliProgress.Presets.shades_classic);
-    bar.start(options.hands, 0);
-    const outcome = await playDemo(client, options, (hand) => bar.update(hand)).finally(() => bar.stop());
+    const progress = demoProgress(options.hands);
+    const outcome = await playDemo(client, options, (hand) => progress.update(hand)).finally(() => progress.stop());
 
     const board = (await client.leaderboard()).filter((entry) => outcome.playerIds.includes(entry.playerId));
     console.log(`\nleaderboard after ${outcome.handsPlayed} hands:\n${leaderboardTable(board)}`);
