@@ -89,7 +89,7 @@ const runtimeProviders: Provider[] = [
     provide: PARTITION_LEASES,
     useFactory: (ds: DataSource) => {
       const sql = sqlClientFor(ds);
-      return sql instanceof PostgresSqlClient ? new PostgresPartitionLeases(sql.pool) : new InProcessPartitionLeases();
+      return sql instanceof PostgresSqlClient ? new PostgresPartitionLeases(sql.pool, sql.driver.Client) : new InProcessPartitionLeases();
     },
     inject: [EVENT_SOURCING_DATA_SOURCE],
   },

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Membership, PartitionLeases } from '../partition-leases.js';
 
 /** Instances' slots: advisory locks (class, slot) whose class is per schema, so pg_locks can list them. */
@@ -28,12 +28,16 @@ export class PostgresPartitionLeases implements PartitionLeases {
   private slot = -1;
   private readonly held = new Set<string>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** pg's Client class, from the module TypeORM loaded (pg is an optional peer). */
+    private readonly Client: typeof pg.Client,
+  ) {}
 
   async join(onLost: () => void): Promise<void> {
     if (this.client) return;
     // The pool's settings carry the connection string and the search_path that selects the schema.
-    const client = new pg.Client(this.pool.options);
+    const client = new this.Client(this.pool.options);
     client.on('error', (error) => this.logger.warn(`lease connection lost (${error.message})`));
     client.on('end', () => {
       if (this.client !== client) return;
