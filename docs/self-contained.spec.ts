@@ -30,3 +30,44 @@ describe('the repository', () => {
     expect(offending).toEqual([]);
   });
 });
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+function anchorsOf(markdown: string): Set<string> {
+  const headings = markdown.replace(/^```[\s\S]*?^```$/gm, '').match(/^#{1,6} .+$/gm) ?? [];
+  return new Set(headings.map((heading) => anchorOf(heading.replace(/^#+ /, ''))));
+}
+
+describe('the Markdown files', () => {
+  it('link only to files and headings that exist', () => {
+    const pages = textFiles(root).filter((file) => file.endsWith('.md'));
+    expect(pages.length).toBeGreaterThan(10);
+    const broken = pages.flatMap((page) => {
+      const text = readFileSync(page, 'utf8').replace(/^```[\s\S]*?^```$/gm, '');
+      return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((match) => match[1])
+        .filter((target) => !/^[a-z]+:/i.test(target))
+        .flatMap((target) => {
+          const [path, anchor] = target.split('#');
+          const file = path ? join(page, '..', path) : page;
+          let exists = true;
+          try {
+            statSync(file);
+          } catch {
+            exists = false;
+          }
+          if (!exists) return [`${relative(root, page)}: ${target} (no such file)`];
+          if (anchor && file.endsWith('.md') && !anchorsOf(readFileSync(file, 'utf8')).has(anchor)) return [`${relative(root, page)}: ${target} (no such heading)`];
+          return [];
+        });
+    });
+    expect(broken).toEqual([]);
+  });
+});
