@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { JwtService } from '@nestjs/jwt';
 import { AggregateReader, EVENT_STORE, type EventStore } from '@nest-es/core';
 import request from 'supertest';
@@ -5,6 +8,7 @@ import type { PokerClient } from '../apps/poker/src/client/poker-client.js';
 import type { HandState } from '../apps/poker/src/hand/index.js';
 import type { PokerServer } from './support/poker-server.js';
 import { startPokerServer } from './support/poker-server.js';
+import { startPokerProcess, stopPokerProcess } from './support/poker-process.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
 const ADMIN_TOKEN = 'operator-token-for-the-security-suite';
@@ -233,6 +237,27 @@ describe('security: the poker app keeps its secrets and its chips', () => {
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
       const preflight = await http.options(`/commands/player/${ann}/RenamePlayer`).set({ Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' });
       expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+
+  describe('flooding', () => {
+    it('answers past the rate limit of the built server with 429 RESOURCE_EXHAUSTED', async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'poker-rate-'));
+      const server = await startPokerProcess(`sqlite:${join(folder, 'rate.sqlite')}`, { POKER_REQUESTS_PER_MINUTE: '5' });
+      try {
+        const statuses: number[] = [];
+        let last: { statusCode?: number; code?: string } = {};
+        for (let i = 0; i < 7; i++) {
+          const res = await fetch(`${server.url}/leaderboard`);
+          statuses.push(res.status);
+          last = (await res.json()) as typeof last;
+        }
+        expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+        expect(last).toMatchObject({ statusCode: 429, code: 'RESOURCE_EXHAUSTED' });
+      } finally {
+        await stopPokerProcess(server);
+        rmSync(folder, { recursive: true, force: true });
+      }
     });
   });
 });
