@@ -9,6 +9,7 @@ export type {
   EventSourcingModuleStaticOptions,
   GuardOption,
   ProcessingOptions,
+  ScaleOutOptions,
 } from './config/event-sourcing-options.js';
 export type { StoreOptions } from './config/store-options.js';
 export { EVENT_SOURCING_DATA_SOURCE } from './config/tokens.js';
@@ -101,3 +102,9 @@ export { addCommandOperations } from './http/openapi/command-operations.js';
 export { DeadLetterService, type DeadLetterFilter, type RetriedDeadLetter } from './dead-letter/dead-letter.service.js';
 export { SnapshotRebuilder, type RebuildProgress, type RebuildSummary } from './maintenance/snapshot-rebuilder.js';
 export { ProjectionRebuilder, type ProjectionRebuildProgress, type ProjectionRebuildSummary } from './maintenance/projection-rebuilder.js';
+
+// NATS JetStream adapters (need the optional peers @nats-io/jetstream and @nats-io/transport-node)
+export { NatsJetStreamModule } from './nats/nats-jetstream.module.js';
+export { JetStreamPublisher } from './nats/jetstream-publisher.js';
+export { JetStreamFactConsumer } from './nats/jetstream-fact-consumer.js';
+export type { IncomingFact, IncomingMessage, JetStreamFactConsumerOptions, JetStreamPublisherOptions, NatsJetStreamOptions } from './nats/jetstream-options.js';

@@ -19,6 +19,7 @@ export class PartitionCoordinator {
   private readonly running = new Set<string>();
   /** Stops after a lost lease connection, awaited before the next look. */
   private stopping: Promise<unknown> = Promise.resolve();
+  private readonly onLost = () => this.lost();
 
   constructor(
     private readonly units: ReadonlyMap<string, SubscriptionRunner>,
@@ -45,7 +46,7 @@ export class PartitionCoordinator {
   private async look(): Promise<void> {
     try {
       await this.stopping;
-      await this.leases.join(() => this.lost());
+      await this.leases.join(this.onLost);
       const { self, live } = await this.leases.members();
       const names = [...this.units.keys()];
       const mine = new Set(live.length === 0 ? [] : names.filter((_, i) => live[i % live.length] === self));

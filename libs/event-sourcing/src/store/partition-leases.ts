@@ -11,7 +11,10 @@ export interface Membership {
  * releases it or dies (its connection to the store closes), never by a clock.
  */
 export interface PartitionLeases {
-  /** Joins the instances of the store; `onLost` is called when every lease of this instance was lost at once. */
+  /**
+   * Joins the instances of the store (again after a loss; a no-op while joined). `onLost` (kept by
+   * identity, so pass the same function each time) is called when every lease was lost at once.
+   */
   join(onLost: () => void): Promise<void>;
   members(): Promise<Membership>;
   /** True when this instance now holds the lease (also when it held it already). */

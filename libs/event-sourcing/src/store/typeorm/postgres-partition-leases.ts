@@ -27,6 +27,7 @@ export class PostgresPartitionLeases implements PartitionLeases {
   private client?: pg.Client;
   private slot = -1;
   private readonly held = new Set<string>();
+  private readonly lostListeners = new Set<() => void>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -35,6 +36,7 @@ export class PostgresPartitionLeases implements PartitionLeases {
   ) {}
 
   async join(onLost: () => void): Promise<void> {
+    this.lostListeners.add(onLost);
     if (this.client) return;
     // The pool's settings carry the connection string and the search_path that selects the schema.
     const client = new this.Client(this.pool.options);
@@ -43,7 +45,7 @@ export class PostgresPartitionLeases implements PartitionLeases {
       if (this.client !== client) return;
       this.client = undefined;
       this.held.clear();
-      onLost();
+      for (const listener of this.lostListeners) listener();
     });
     try {
       await client.connect();
@@ -77,6 +79,11 @@ export class PostgresPartitionLeases implements PartitionLeases {
     this.client = undefined;
     this.held.clear();
     await client?.end().catch(() => undefined);
+  }
+
+  /** Nest calls this at shutdown: whoever joined (partitions, the publisher), the connection closes. */
+  onApplicationShutdown(): Promise<void> {
+    return this.leave();
   }
 
   private connection(): pg.Client {
