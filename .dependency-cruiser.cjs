@@ -17,7 +17,7 @@ const LAYERS = [
   ['maintenance'],
   ['http'],
   ['module'],
-  ['cqrs', 'cli'],
+  ['cqrs', 'cli', 'nats'],
   ['testing'],
 ];
 

@@ -16,7 +16,7 @@ describe('wake-ups between instances on PostgreSQL', () => {
 
   beforeAll(async () => {
     store = await createTestStore();
-    writer = await createShopApp(store.options, { syncTimeoutMs: 3_000, processing: { enabled: false } });
+    writer = await createShopApp(store.options, { syncTimeoutMs: 15_000, processing: { enabled: false } });
     worker = await createShopApp(store.options, { processing: { pollIntervalMs: 60_000 } });
     gateway = writer.get(CommandGateway);
   });

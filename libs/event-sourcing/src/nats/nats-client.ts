@@ -26,7 +26,7 @@ async function load<T>(name: string): Promise<T> {
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-      throw new Error(`the NATS JetStream adapters need the package ${name}: npm install @nats-io/jetstream @nats-io/transport-node`);
+      throw new Error(`the NATS JetStream adapters need the package ${name}: npm install @nats-io/jetstream @nats-io/transport-node`, { cause: error });
     }
     throw error;
   }
