@@ -229,7 +229,7 @@ describe('poker over HTTP: hands, flows and read models', () => {
     expect((await fetch(`${client.baseUrl}/docs`)).status).toBe(200);
     const document = await client.request<{ paths: Record<string, unknown> }>('GET', '/docs-json');
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/tables/{tableId}/buy-in', '/players/{playerId}/balance', '/leaderboard', '/tables/{tableId}', '/commands/{aggregateType}/{aggregateId}/{commandType}']),
+      expect.arrayContaining(['/tables/{tableId}/buy-in', '/players/{playerId}/balance', '/leaderboard', '/tables/{tableId}', '/auth/register', '/commands/player/{aggregateId}/RenamePlayer']),
     );
   });
 });
