@@ -1,5 +1,6 @@
 import { Aggregate, Apply, CommandHandler, FailedPreconditionError, MergeStrategy } from '@nest-es/core';
 import {
+  MAX_BANKROLL,
   DepositFunds,
   RegisterPlayer,
   ReleaseFunds,
@@ -49,6 +50,9 @@ export class PlayerAggregate {
   @CommandHandler(DepositFunds, { emits: [FundsDeposited], modifies: ['bankroll'] })
   deposit(command: DepositFunds, state: PlayerState): FundsDeposited {
     requireRegistered(state);
+    if (state.bankroll + command.amount > MAX_BANKROLL) {
+      throw new FailedPreconditionError(`a bankroll holds at most ${MAX_BANKROLL} chips: bankroll ${state.bankroll}, deposit ${command.amount}`);
+    }
     return new FundsDeposited(command.amount, state.bankroll + command.amount);
   }
 
@@ -64,8 +68,9 @@ export class PlayerAggregate {
   @CommandHandler(ReserveFunds, { emits: [FundsReserved], modifies: ['reservations'] })
   reserve(command: ReserveFunds, state: PlayerState): FundsReserved {
     requireRegistered(state);
-    if (state.reservations[command.tableId] !== undefined) {
-      throw new FailedPreconditionError(`funds are already reserved for table ${command.tableId}: ${state.reservations[command.tableId]}`);
+    const reserved = reservationAt(state, command.tableId);
+    if (reserved !== undefined) {
+      throw new FailedPreconditionError(`funds are already reserved for table ${command.tableId}: ${reserved}`);
     }
     if (command.amount > state.available) {
       throw new FailedPreconditionError(`insufficient funds: available ${state.available}, requested ${command.amount}`);
@@ -124,7 +129,8 @@ export class PlayerAggregate {
 
   @Apply(FundsReserved)
   onReserved(state: PlayerState, event: FundsReserved): void {
-    state.reservations[event.tableId] = event.amount;
+    // defineProperty: a table id such as "__proto__" is an own key like any other, never the prototype.
+    Object.defineProperty(state.reservations, event.tableId, { value: event.amount, enumerable: true, writable: true, configurable: true });
     recompute(state);
   }
 
@@ -158,9 +164,14 @@ function requireRegistered(state: PlayerState): void {
 
 function requireReservation(state: PlayerState, tableId: string): number {
   requireRegistered(state);
-  const amount = state.reservations[tableId];
+  const amount = reservationAt(state, tableId);
   if (amount === undefined) throw new FailedPreconditionError(`no funds are reserved for table ${tableId}`);
   return amount;
+}
+
+/** Own keys only: table ids come from users, and "constructor" or "hasOwnProperty" must not find Object's members. */
+function reservationAt(state: PlayerState, tableId: string): number | undefined {
+  return Object.hasOwn(state.reservations, tableId) ? state.reservations[tableId] : undefined;
 }
 
 function requireSeated(state: PlayerState): string[] {

@@ -1,6 +1,12 @@
 import { AggregateId } from '@nest-es/core';
-import { IsEmail, IsIn, IsInt, IsOptional, IsPositive, IsString, Length, Min } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsOptional, IsPositive, IsString, Length, Max, Min } from 'class-validator';
 
+/** The most chips one command moves; bankrolls stay far inside exact integers and the read models' BIGINT columns. */
+export const MAX_CHIPS_PER_COMMAND = 1_000_000_000;
+/** The most chips a bankroll may hold: a deposit beyond it is refused. */
+export const MAX_BANKROLL = 1_000_000_000_000;
+
+const maxChips = { message: ({ property, value }: { property: string; value: unknown }) => `${property} must be at most ${MAX_CHIPS_PER_COMMAND} chips, got ${JSON.stringify(value)}` };
 const positiveChips = { message: ({ property, value }: { property: string; value: unknown }) => `${property} must be a positive whole number of chips, got ${JSON.stringify(value)}` };
 const wholeChips = { message: ({ property, value }: { property: string; value: unknown }) => `${property} must be a whole number of chips, got ${JSON.stringify(value)}` };
 
@@ -23,15 +29,15 @@ export class RenamePlayer extends PlayerCommand {
 }
 
 export class DepositFunds extends PlayerCommand {
-  @IsInt(wholeChips) @IsPositive(positiveChips) amount!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxChips) amount!: number;
 }
 
 export class WithdrawFunds extends PlayerCommand {
-  @IsInt(wholeChips) @IsPositive(positiveChips) amount!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxChips) amount!: number;
 }
 
 export class ReserveFunds extends PlayerCommand {
-  @IsInt(wholeChips) @IsPositive(positiveChips) amount!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxChips) amount!: number;
   @IsString() @Length(1, 200) tableId!: string;
 }
 
@@ -41,7 +47,7 @@ export class ReleaseFunds extends PlayerCommand {
 
 export class SettleTableSession extends PlayerCommand {
   @IsString() @Length(1, 200) tableId!: string;
-  @IsInt(wholeChips) @Min(0, { message: ({ value }) => `cashOut must be >= 0, got ${JSON.stringify(value)}` }) cashOut!: number;
+  @IsInt(wholeChips) @Min(0, { message: ({ value }) => `cashOut must be >= 0, got ${JSON.stringify(value)}` }) @Max(MAX_CHIPS_PER_COMMAND, maxChips) cashOut!: number;
 }
 
 export class SitOut extends PlayerCommand {}

@@ -9,10 +9,11 @@ import { createTables } from './sql.js';
 export class BalancesProjector implements OnModuleInit {
   constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
+  /** BIGINT: a bankroll may reach MAX_BANKROLL, beyond PostgreSQL's 32-bit INTEGER. */
   async onModuleInit(): Promise<void> {
     await createTables(this.dataSource, [
       `CREATE TABLE IF NOT EXISTS poker_balances (
-        player_id TEXT PRIMARY KEY, bankroll INTEGER NOT NULL, reserved INTEGER NOT NULL, available INTEGER NOT NULL)`,
+        player_id TEXT PRIMARY KEY, bankroll BIGINT NOT NULL, reserved BIGINT NOT NULL, available BIGINT NOT NULL)`,
     ]);
   }
 

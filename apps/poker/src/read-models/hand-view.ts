@@ -139,7 +139,8 @@ export function handViewAwarded(view: HandView, awards: Award[]): void {
 }
 
 export function handViewComplete(view: HandView, event: HandComplete): void {
-  for (const player of view.players) player.stack = event.finalStacks[player.playerId] ?? player.stack;
+  // Own keys only: a player id such as "constructor" must not read Object's members.
+  for (const player of view.players) if (Object.hasOwn(event.finalStacks, player.playerId)) player.stack = event.finalStacks[player.playerId];
   view.pot = 0;
   view.phase = 'COMPLETE';
   view.actionOn = null;

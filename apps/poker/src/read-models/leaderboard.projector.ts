@@ -13,7 +13,7 @@ export class LeaderboardProjector implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await createTables(this.dataSource, [
       `CREATE TABLE IF NOT EXISTS poker_leaderboard (
-        player_id TEXT PRIMARY KEY, display_name TEXT NOT NULL, net_winnings INTEGER NOT NULL,
+        player_id TEXT PRIMARY KEY, display_name TEXT NOT NULL, net_winnings BIGINT NOT NULL,
         hands_played INTEGER NOT NULL, hands_won INTEGER NOT NULL)`,
     ]);
   }

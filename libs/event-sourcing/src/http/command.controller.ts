@@ -4,7 +4,8 @@ import type { Request } from 'express';
 import { principalOf } from './principal-of.js';
 import { CommandGateway } from '../command/command-gateway.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
-import { InvalidArgumentError, NotFoundError, UnsupportedMediaTypeError } from '../errors/index.js';
+import { NotFoundError, UnsupportedMediaTypeError } from '../errors/index.js';
+import { assertCommandBody } from './command-body.js';
 import { sendOptionsFromHeaders } from './command-headers.js';
 import { EventSourcingGuard } from './configured-guards.js';
 import { toWireEvent, type WireEvent } from './wire-event.js';
@@ -54,9 +55,7 @@ export class CommandController implements OnApplicationBootstrap {
     if (!request.is('application/json')) {
       throw new UnsupportedMediaTypeError(`the body of ${commandType} must be application/json, got ${request.headers['content-type'] ?? 'no body'}`);
     }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new InvalidArgumentError(`the body of ${commandType} must be a JSON object`);
-    }
+    assertCommandBody(body, commandType);
     const options = { ...sendOptionsFromHeaders(request.headersDistinct), aggregateId, principal: principalOf(request), authorize: true };
     const command = plainToInstance(handler.commandClass, body) as object;
     const result = await this.gateway.send(command, options);

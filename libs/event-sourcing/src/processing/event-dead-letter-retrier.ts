@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DeadLetterService } from '../dead-letter/dead-letter.service.js';
-import { FailedPreconditionError } from '../errors/index.js';
+import { EventSourcingError, FailedPreconditionError } from '../errors/index.js';
 import type { DeadLetter } from '../store/dead-letter-store.js';
+import { isStoreUnavailableError } from '../store/store-errors.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { EventProcessor } from './event-processor.js';
 
@@ -25,7 +26,13 @@ export class EventDeadLetterRetrier {
     if (!event || event.position !== position || event.metadata.eventId !== letter.context.eventId) {
       throw new FailedPreconditionError(`the event of dead letter ${letter.id} is no longer at position ${position}`);
     }
-    await handler.redeliver(event);
+    try {
+      await handler.redeliver(event);
+    } catch (error) {
+      if (error instanceof EventSourcingError || isStoreUnavailableError(error)) throw error;
+      // The subscriber's own failure, again: the letter stays pending and the reviewer learns why.
+      throw new FailedPreconditionError(`subscriber '${subscriber}' failed on the event of dead letter ${letter.id} again: ${(error as Error)?.message ?? String(error)}`);
+    }
     return { position };
   }
 }
