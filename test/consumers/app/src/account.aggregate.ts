@@ -27,19 +27,19 @@ interface AccountState {
   balance: number;
 }
 
-@Aggregate('account')
+@Aggregate('account', { view: true })
 export class AccountAggregate {
   initialState(): AccountState {
     return { open: false, balance: 0 };
   }
 
-  @CommandHandler(OpenAccount, { emits: [AccountOpened] })
+  @CommandHandler(OpenAccount, { emits: [AccountOpened], http: true })
   open(command: OpenAccount, state: AccountState) {
     if (state.open) throw new FailedPreconditionError('account is already open');
     return new AccountOpened(command.owner);
   }
 
-  @CommandHandler(Deposit, { emits: [Deposited], modifies: ['balance'] })
+  @CommandHandler(Deposit, { emits: [Deposited], modifies: ['balance'], http: true })
   deposit(command: Deposit, state: AccountState) {
     if (!state.open) throw new FailedPreconditionError('account is not open');
     return new Deposited(command.amount, state.balance + command.amount);

@@ -8,7 +8,7 @@ import { BalancesProjector } from './balances.projector.js';
   imports: [
     EventSourcingModule.forRoot({
       store: { type: 'sqlite', database: process.env.DATABASE_FILE ?? 'app.sqlite' },
-      http: true,
+      http: { aggregateReads: true }, // commands marked http: true, and GET /aggregates for aggregates with a view
       // Prometheus metrics need prom-client, an optional peer: a fixture without it turns them off.
       metrics: process.env.METRICS !== 'off',
     }),
