@@ -11,6 +11,8 @@ export type {
   ProcessingOptions,
   ScaleOutOptions,
 } from './config/event-sourcing-options.js';
+export type { EventSourcingModuleStoresOption, EventSourcingStores, StoreProvider } from './module/event-sourcing-stores.js';
+export { inMemoryStores } from './module/in-memory-stores.js';
 export type { StoreOptions } from './config/store-options.js';
 export { EVENT_SOURCING_DATA_SOURCE } from './config/tokens.js';
 export { parseDatabaseUrl } from './store/typeorm/store-options.js';
@@ -79,11 +81,20 @@ export { BootValidationError } from './discovery/boot-validation.error.js';
 export { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from './store/store-errors.js';
 
 // Stores: ports and their injection tokens
-export { EVENT_STORE, type AppendRequest, type AppendResult, type CommandRecord, type EventStore, type ReadAllOptions, type ReadStreamOptions, type StreamIdsOptions } from './store/event-store.js';
+export { EVENT_STORE, EVENT_STORE_ADAPTER, type AppendRequest, type AppendResult, type CommandRecord, type EventStore, type ReadAllOptions, type ReadStreamOptions, type StreamIdsOptions } from './store/event-store.js';
 export { SNAPSHOT_STORE, CorruptSnapshotError, type Snapshot, type SnapshotStore } from './store/snapshot-store.js';
 export { CHECKPOINT_STORE, type CheckpointStore } from './store/checkpoint-store.js';
 export { DEAD_LETTER_STORE, type DeadLetter, type DeadLetterKind, type DeadLetterStatus, type DeadLetterStore, type NewDeadLetter } from './store/dead-letter-store.js';
 export { TIMER_STORE, type ProcessTimer, type TimerStore } from './store/timer-store.js';
+export { PROJECTION_TRANSACTIONS, type ProjectionTransactions } from './store/projection-transactions.js';
+
+// The in-memory adapter (tests, prototypes): `EventSourcingModule.forRoot({stores: inMemoryStores()})`
+export { InMemoryEventStore } from './store/memory/in-memory-event-store.js';
+export { InMemorySnapshotStore } from './store/memory/in-memory-snapshot-store.js';
+export { InMemoryCheckpointStore } from './store/memory/in-memory-checkpoint-store.js';
+export { InMemoryDeadLetterStore } from './store/memory/in-memory-dead-letter-store.js';
+export { InMemoryTimerStore } from './store/memory/in-memory-timer-store.js';
+export { InMemoryProjectionTransactions } from './store/memory/in-memory-projection-transactions.js';
 
 // The TypeORM adapter: its stores, entity schemas and migrations (for an application's own DataSource)
 export { TypeOrmEventStore } from './store/typeorm/typeorm-event-store.js';
@@ -91,6 +102,7 @@ export { TypeOrmSnapshotStore } from './store/typeorm/typeorm-snapshot-store.js'
 export { TypeOrmCheckpointStore } from './store/typeorm/typeorm-checkpoint-store.js';
 export { TypeOrmDeadLetterStore } from './store/typeorm/typeorm-dead-letter-store.js';
 export { TypeOrmTimerStore } from './store/typeorm/typeorm-timer-store.js';
+export { TypeOrmProjectionTransactions } from './store/typeorm/typeorm-projection-transactions.js';
 export { eventSourcingEntitySchemas } from './store/typeorm/schema/entity-schemas.js';
 export { eventSourcingMigrations } from './store/typeorm/schema/event-sourcing-migrations.js';
 export { ensureSchema } from './store/typeorm/schema/migrate.js';

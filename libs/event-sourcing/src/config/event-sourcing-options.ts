@@ -7,8 +7,11 @@ import type { SnapshotPolicyOption } from '../model/snapshot-policy-option.js';
 import type { StoreOptions } from './store-options.js';
 
 export interface EventSourcingModuleOptions {
-  /** `{type: 'sqlite', database}`, `{type: 'postgres', url}` or `{dataSource}` (an existing TypeORM DataSource). */
-  store: StoreOptions;
+  /**
+   * The TypeORM adapter's database: `{type: 'sqlite', database}`, `{type: 'postgres', url}` or
+   * `{dataSource}` (an existing TypeORM DataSource). Required unless the module's `stores` supplies the adapter.
+   */
+  store?: StoreOptions;
   /** Commands in flight per named aggregate's scheduler (async I/O, not threads). Default 64. */
   schedulerParallelism?: number;
   /** Lanes of the command dispatcher (aggregate id hash mod this). Default 64. */

@@ -19,9 +19,10 @@ function subscriber(kind: SubscriberKind, name: string, options: SubscriberOptio
 }
 
 /**
- * A read model built from events. `@OnEvent` methods get `(event, envelope, manager)`; `manager`
- * is a TypeORM EntityManager in the transaction that also commits the projector's checkpoint.
- * An optional `reset(manager)` method clears the read model for a rebuild from position 0.
+ * A read model built from events. `@OnEvent` methods get `(event, envelope, tx)`; `tx` is the
+ * transaction that also commits the projector's checkpoint, as the store adapter gives it (TypeORM:
+ * an EntityManager; in memory: undefined).
+ * An optional `reset(tx)` method clears the read model for a rebuild from position 0.
  */
 export function Projector(name: string, options: SubscriberOptions = {}): ClassDecorator {
   return subscriber('projector', name, options);

@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
-import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
-import type { TypeOrmCheckpointStore } from '../store/typeorm/typeorm-checkpoint-store.js';
 import { EventProcessor } from '../processing/event-processor.js';
-import { ProjectionTransactions } from '../processing/projection-transactions.js';
+import { PROJECTION_TRANSACTIONS, type ProjectionTransactions } from '../store/projection-transactions.js';
 
 export interface ProjectionRebuildProgress {
   position: number;
@@ -31,8 +29,7 @@ export class ProjectionRebuilder {
   constructor(
     private readonly registry: EventSourcingRegistry,
     private readonly processor: EventProcessor,
-    private readonly transactions: ProjectionTransactions,
-    @Inject(CHECKPOINT_STORE) private readonly checkpoints: TypeOrmCheckpointStore,
+    @Inject(PROJECTION_TRANSACTIONS) private readonly transactions: ProjectionTransactions,
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
@@ -54,7 +51,7 @@ export class ProjectionRebuilder {
     try {
       await this.transactions.run(async (manager) => {
         await projector.reset?.(manager);
-        await this.checkpoints.resetIn(manager, name);
+        await this.transactions.resetCheckpoint(manager, name);
       });
     } finally {
       await resume();

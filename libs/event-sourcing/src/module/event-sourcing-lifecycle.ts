@@ -4,6 +4,7 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
@@ -37,7 +38,7 @@ export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootst
     private readonly admission: AdmissionGate,
     @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
     @Inject(AGGREGATE_SCHEDULER_SUPPLIER) private readonly supplier: AggregateSchedulerSupplier,
-    @Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Optional() @Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource | undefined,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
   ) {}
 
@@ -74,7 +75,7 @@ export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootst
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.options.store && !('dataSource' in this.options.store) && this.dataSource.isInitialized) {
+    if (this.options.store && !('dataSource' in this.options.store) && this.dataSource?.isInitialized) {
       await this.dataSource.destroy();
     }
   }

@@ -33,7 +33,6 @@ import { EventDeadLetterRetrier } from '../processing/event-dead-letter-retrier.
 import { EventProcessor } from '../processing/event-processor.js';
 import { FactAppender } from '../processing/fact-appender.js';
 import { ProjectionRebuilder } from '../maintenance/projection-rebuilder.js';
-import { ProjectionTransactions } from '../processing/projection-transactions.js';
 import { SyncWaiter } from '../command/sync-waiter.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
 import { SnapshotRebuilder } from '../maintenance/snapshot-rebuilder.js';
@@ -49,7 +48,11 @@ import { PostgresSqlClient, sqlClientFor } from '../store/typeorm/sql-client.js'
 import { CrossInstanceWakeups } from '../runtime/cross-instance-wakeups.js';
 import { TypeOrmCheckpointStore } from '../store/typeorm/typeorm-checkpoint-store.js';
 import { TypeOrmTimerStore } from '../store/typeorm/typeorm-timer-store.js';
-import { EVENT_STORE } from '../store/event-store.js';
+import { EVENT_STORE, EVENT_STORE_ADAPTER, type EventStore } from '../store/event-store.js';
+import type { EventSourcingModuleStoresOption, EventSourcingStores } from './event-sourcing-stores.js';
+import { PROJECTION_TRANSACTIONS } from '../store/projection-transactions.js';
+import { TypeOrmProjectionTransactions } from '../store/typeorm/typeorm-projection-transactions.js';
+import { InvalidArgumentError } from '../errors/index.js';
 import { UpcastingEventStore } from '../store/upcasting-event-store.js';
 import { SNAPSHOT_STORE } from '../store/snapshot-store.js';
 import { openDataSource } from '../store/typeorm/open-data-source.js';
@@ -65,22 +68,22 @@ import {
 } from '../config/event-sourcing-options.js';
 import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER, EVENT_SOURCING_DATA_SOURCE } from '../config/tokens.js';
 
-export interface EventSourcingModuleAsyncOptions extends EventSourcingModuleStaticOptions, Pick<ModuleMetadata, 'imports'> {
+export interface EventSourcingModuleAsyncOptions extends EventSourcingModuleStaticOptions, EventSourcingModuleStoresOption, Pick<ModuleMetadata, 'imports'> {
   useFactory: (...args: any[]) => EventSourcingModuleOptions | Promise<EventSourcingModuleOptions>;
   inject?: any[];
 }
 
-const runtimeProviders: Provider[] = [
+/** The TypeORM adapter, on the DataSource that `options.store` describes (or the application's own). */
+const typeOrmStoreProviders: Provider[] = [
   {
     provide: EVENT_SOURCING_DATA_SOURCE,
-    useFactory: (options: EventSourcingModuleOptions) => openDataSource(options.store),
+    useFactory: (options: EventSourcingModuleOptions) => {
+      if (!options.store) throw new InvalidArgumentError('EventSourcingModule needs options.store (a database) or stores (the adapter providers)');
+      return openDataSource(options.store);
+    },
     inject: [EVENT_SOURCING_OPTIONS],
   },
-  {
-    provide: EVENT_STORE,
-    useFactory: async (ds: DataSource, registry: EventSourcingRegistry) => new UpcastingEventStore(await TypeOrmEventStore.create(ds), registry.eventTypes),
-    inject: [EVENT_SOURCING_DATA_SOURCE, EventSourcingRegistry],
-  },
+  { provide: EVENT_STORE_ADAPTER, useFactory: (ds: DataSource) => TypeOrmEventStore.create(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   { provide: SNAPSHOT_STORE, useFactory: (ds: DataSource) => new TypeOrmSnapshotStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   { provide: DEAD_LETTER_STORE, useFactory: (ds: DataSource) => new TypeOrmDeadLetterStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   { provide: CHECKPOINT_STORE, useFactory: (ds: DataSource) => new TypeOrmCheckpointStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
@@ -102,6 +105,33 @@ const runtimeProviders: Provider[] = [
     inject: [EVENT_SOURCING_DATA_SOURCE],
   },
   {
+    provide: PROJECTION_TRANSACTIONS,
+    useFactory: (ds: DataSource, checkpoints: TypeOrmCheckpointStore) => new TypeOrmProjectionTransactions(ds, checkpoints),
+    inject: [EVENT_SOURCING_DATA_SOURCE, CHECKPOINT_STORE],
+  },
+];
+
+/** The application's stores, each under the token the runtime injects. */
+function suppliedStoreProviders(stores: EventSourcingStores): Provider[] {
+  return [
+    { provide: EVENT_STORE_ADAPTER, ...stores.event },
+    { provide: SNAPSHOT_STORE, ...stores.snapshot },
+    { provide: DEAD_LETTER_STORE, ...stores.deadLetter },
+    { provide: CHECKPOINT_STORE, ...stores.checkpoint },
+    { provide: TIMER_STORE, ...stores.timer },
+    { provide: PROJECTION_TRANSACTIONS, ...stores.projectionTransactions },
+    { provide: PARTITION_LEASES, ...(stores.partitionLeases ?? { useFactory: () => new InProcessPartitionLeases() }) },
+    { provide: WAKE_CHANNEL, ...(stores.wakeChannel ?? { useValue: null }) },
+  ] as Provider[];
+}
+
+const runtimeProviders: Provider[] = [
+  {
+    provide: EVENT_STORE,
+    useFactory: (adapter: EventStore, registry: EventSourcingRegistry) => new UpcastingEventStore(adapter, registry.eventTypes),
+    inject: [EVENT_STORE_ADAPTER, EventSourcingRegistry],
+  },
+  {
     provide: AGGREGATE_SCHEDULER_SUPPLIER,
     useFactory: (options: EventSourcingModuleOptions) => new DefaultAggregateSchedulerSupplier('event-sourcing', options.schedulerParallelism ?? DEFAULT_PARALLELISM),
     inject: [EVENT_SOURCING_OPTIONS],
@@ -120,7 +150,6 @@ const runtimeProviders: Provider[] = [
   EventProcessor,
   EventDeadLetterRetrier,
   EmissionSender,
-  ProjectionTransactions,
   ProjectionRebuilder,
   FactAppender,
   SyncWaiter,
@@ -141,7 +170,7 @@ const runtimeProviders: Provider[] = [
 
 const exported = [
   EVENT_SOURCING_OPTIONS,
-  EVENT_SOURCING_DATA_SOURCE,
+  PROJECTION_TRANSACTIONS,
   EVENT_STORE,
   SNAPSHOT_STORE,
   DEAD_LETTER_STORE,
@@ -175,7 +204,7 @@ export class EventSourcingModule implements NestModule {
     if (this.http.cors) consumer.apply(cors(this.http.cors as cors.CorsOptions)).forRoutes('{*path}');
   }
 
-  static forRoot(options: EventSourcingModuleOptions & EventSourcingModuleStaticOptions): DynamicModule {
+  static forRoot(options: EventSourcingModuleOptions & EventSourcingModuleStaticOptions & EventSourcingModuleStoresOption): DynamicModule {
     return EventSourcingModule.build(options, [{ provide: EVENT_SOURCING_OPTIONS, useValue: options }], []);
   }
 
@@ -184,7 +213,7 @@ export class EventSourcingModule implements NestModule {
     return EventSourcingModule.build(options, [optionsProvider], options.imports ?? []);
   }
 
-  private static build(staticOptions: EventSourcingModuleStaticOptions, optionsProviders: Provider[], imports: ModuleMetadata['imports']): DynamicModule {
+  private static build(staticOptions: EventSourcingModuleStaticOptions & EventSourcingModuleStoresOption, optionsProviders: Provider[], imports: ModuleMetadata['imports']): DynamicModule {
     const http: EventSourcingHttpOptions | undefined = staticOptions.http === true ? {} : staticOptions.http || undefined;
     const metrics = staticOptions.metrics ?? http !== undefined;
     const metricsProvider: Provider = metrics
@@ -209,18 +238,20 @@ export class EventSourcingModule implements NestModule {
           ...(http.authorizer ? [{ provide: COMMAND_AUTHORIZER, useClass: http.authorizer }] : []),
         ]
       : [];
+    const stores = staticOptions.stores;
     return {
       module: EventSourcingModule,
       global: true,
       imports: [DiscoveryModule, ...(http ? [TerminusModule.forRoot({ logger: false })] : []), ...(imports ?? [])],
       providers: [
         ...optionsProviders,
+        ...(stores ? suppliedStoreProviders(stores) : typeOrmStoreProviders),
         ...runtimeProviders,
         metricsProvider,
         ...httpProviders,
       ],
       controllers,
-      exports: exported,
+      exports: stores ? exported : [...exported, EVENT_SOURCING_DATA_SOURCE],
     };
   }
 }

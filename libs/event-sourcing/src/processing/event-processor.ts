@@ -8,17 +8,16 @@ import type { SubscriberDefinition } from '../discovery/subscriber-definition.js
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
 import { CompositeEventDispatcher, DEFAULT_PARALLELISM, DefaultAggregateSchedulerSupplier } from '../scheduling/index.js';
-import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
+import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
+import { PROJECTION_TRANSACTIONS, type ProjectionTransactions } from '../store/projection-transactions.js';
 import { DEAD_LETTER_STORE, type DeadLetterStore } from '../store/dead-letter-store.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { TIMER_STORE, type TimerStore } from '../store/timer-store.js';
 import { PARTITION_LEASES, type PartitionLeases } from '../store/partition-leases.js';
-import type { TypeOrmCheckpointStore } from '../store/typeorm/typeorm-checkpoint-store.js';
 import type { BatchHandler } from './batch-handler.js';
 import { DeliveryGuard } from './delivery-guard.js';
 import { EmissionSender } from './emission-sender.js';
 import { ProcessManagerHandler } from './process-manager-handler.js';
-import { ProjectionTransactions } from './projection-transactions.js';
 import { ProjectorHandler } from './projector-handler.js';
 import { SagaHandler } from './saga-handler.js';
 import { SubscriberKindDispatcher } from './subscriber-kind-dispatcher.js';
@@ -49,11 +48,11 @@ export class EventProcessor {
     private readonly notifier: EventNotifier,
     private readonly sender: EmissionSender,
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CHECKPOINT_STORE) private readonly checkpoints: TypeOrmCheckpointStore,
+    @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
     @Inject(DEAD_LETTER_STORE) private readonly deadLetters: DeadLetterStore,
     @Inject(TIMER_STORE) private readonly timers: TimerStore,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
-    private readonly transactions: ProjectionTransactions,
+    @Inject(PROJECTION_TRANSACTIONS) private readonly transactions: ProjectionTransactions,
     private readonly appender: EventAppender,
     @Inject(PARTITION_LEASES) private readonly leases: PartitionLeases,
   ) {}
@@ -148,7 +147,7 @@ export class EventProcessor {
     const guard = new DeliveryGuard(subscriber, this.deadLetters);
     switch (subscriber.kind) {
       case 'projector':
-        return new ProjectorHandler(subscriber, this.checkpoints, this.transactions, guard, checkpoint);
+        return new ProjectorHandler(subscriber, this.transactions, guard, checkpoint);
       case 'saga':
         return new SagaHandler(subscriber, dispatcher.lanes, this.checkpoints, this.sender, guard, checkpoint);
       case 'process-manager':

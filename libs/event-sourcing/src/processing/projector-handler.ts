@@ -1,10 +1,8 @@
-import type { EntityManager } from 'typeorm';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import type { StoredEvent } from '../model/event-envelope.js';
-import type { TypeOrmCheckpointStore } from '../store/typeorm/typeorm-checkpoint-store.js';
+import type { ProjectionTransactions } from '../store/projection-transactions.js';
 import type { BatchHandler } from './batch-handler.js';
 import { CheckpointMovedError, isFinalDeliveryError, type DeliveryGuard } from './delivery-guard.js';
-import type { ProjectionTransactions } from './projection-transactions.js';
 
 /**
  * A projector's batch runs in one transaction with its checkpoint, so its effects on a read model
@@ -14,7 +12,6 @@ import type { ProjectionTransactions } from './projection-transactions.js';
 export class ProjectorHandler implements BatchHandler {
   constructor(
     private readonly subscriber: SubscriberDefinition,
-    private readonly checkpoints: TypeOrmCheckpointStore,
     private readonly transactions: ProjectionTransactions,
     private readonly guard: DeliveryGuard,
     /** The checkpoint of the partition this handler runs for. */
@@ -61,12 +58,12 @@ export class ProjectorHandler implements BatchHandler {
     }
   }
 
-  private async project(event: StoredEvent, manager: EntityManager): Promise<void> {
+  private async project(event: StoredEvent, manager: unknown): Promise<void> {
     await this.subscriber.handlers.get(event.type)!(event.payload, event, manager);
   }
 
-  private async advance(manager: EntityManager, from: number, to: number): Promise<void> {
+  private async advance(manager: unknown, from: number, to: number): Promise<void> {
     if (from === to) return;
-    if (!(await this.checkpoints.advanceIn(manager, this.checkpoint, from, to))) throw new CheckpointMovedError(this.checkpoint);
+    if (!(await this.transactions.advanceCheckpoint(manager, this.checkpoint, from, to))) throw new CheckpointMovedError(this.checkpoint);
   }
 }

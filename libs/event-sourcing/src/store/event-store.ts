@@ -95,4 +95,7 @@ export interface EventStore {
   findByExternalId(stream: StreamId, externalId: string): Promise<StoredEvent | null>;
 }
 
+/** The event store the runtime reads and writes through (the adapter's, with upcasting on every read). */
 export const EVENT_STORE = Symbol('EVENT_STORE');
+/** The adapter's own event store, as supplied (reads are not upcast). */
+export const EVENT_STORE_ADAPTER = Symbol('EVENT_STORE_ADAPTER');

@@ -11,3 +11,4 @@ export * from './typeorm-checkpoint-store.js';
 export * from './typeorm-timer-store.js';
 export * from './postgres-wake-channel.js';
 export * from './postgres-partition-leases.js';
+export * from './typeorm-projection-transactions.js';

@@ -1,0 +1,11 @@
+// The in-memory adapter held to the same store contracts as the TypeORM adapter.
+import { describeEventStoreContract, describeSnapshotStoreContract, describeTimerStoreContract } from '../../testing/contracts/index.js';
+import { InMemoryEventStore } from './in-memory-event-store.js';
+import { InMemorySnapshotStore } from './in-memory-snapshot-store.js';
+import { InMemoryTimerStore } from './in-memory-timer-store.js';
+
+const closed = async () => undefined;
+
+describeEventStoreContract('in memory', async () => ({ store: new InMemoryEventStore(), close: closed }));
+describeSnapshotStoreContract('in memory', async () => ({ store: new InMemorySnapshotStore(), close: closed }));
+describeTimerStoreContract('in memory', async () => ({ store: new InMemoryTimerStore(), close: closed }));

@@ -1,0 +1,55 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { CHECKPOINT_STORE, CommandGateway, EVENT_STORE, EVENT_STORE_ADAPTER, EventSourcingModule, InMemoryEventStore, OnEvent, Projector, SyncMode, inMemoryStores, type CheckpointStore, type StoredEvent } from '@nest-es/core';
+import { AddLine, AlwaysParkMerge, LineAdded, LinesCommuteMerge, NotebookAggregate } from './support/notebook.domain.js';
+
+@Projector('line-counts')
+class LineCounts {
+  readonly counts = new Map<string, number>();
+  transactions: unknown[] = [];
+
+  @OnEvent(LineAdded)
+  onLine(_event: LineAdded, envelope: StoredEvent, tx: unknown) {
+    this.transactions.push(tx);
+    this.counts.set(envelope.aggregateId, (this.counts.get(envelope.aggregateId) ?? 0) + 1);
+  }
+}
+
+describe('the framework on the in-memory adapter (no database at all)', () => {
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [EventSourcingModule.forRoot({ stores: inMemoryStores(), http: true })],
+      providers: [NotebookAggregate, LinesCommuteMerge, AlwaysParkMerge, LineCounts],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+  });
+
+  afterAll(() => app?.close());
+
+  it('runs commands, merges, projections with checkpoints and the HTTP routes on memory', async () => {
+    expect(app.get(EVENT_STORE_ADAPTER)).toBeInstanceOf(InMemoryEventStore);
+    const gateway = app.get(CommandGateway);
+    const line = (text: string) => Object.assign(new AddLine(), { notebookId: 'm1', text });
+    await gateway.send(line('a'));
+    await gateway.send(line('b'));
+    const merged = await gateway.send(line('c'), { expectedSequence: 1, syncMode: SyncMode.SIMPLE });
+    expect(merged.sequence).toBe(3);
+
+    expect(app.get(LineCounts).counts.get('m1')).toBe(3);
+    expect(app.get(LineCounts).transactions).toEqual([undefined, undefined, undefined]);
+    expect(await app.get<CheckpointStore>(CHECKPOINT_STORE).load('line-counts')).toBe(merged.events[0].position);
+    const http = request(app.getHttpServer());
+    expect((await http.get('/aggregates/notebook/m1')).body).toEqual({ sequence: 3, state: { title: '', lines: ['a', 'b', 'c'] } });
+    expect((await http.get('/aggregates/notebook/m1/events')).body.events).toHaveLength(3);
+    expect(await app.get(EVENT_STORE).headPosition()).toBe(3);
+  });
+
+  it('refuses to boot without a database or stores', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [EventSourcingModule.forRoot({})], providers: [] }).compile().catch((error: unknown) => error);
+    expect(String(moduleRef)).toMatch(/needs options.store \(a database\) or stores/);
+  });
+});
