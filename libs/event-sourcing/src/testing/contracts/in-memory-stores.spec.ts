@@ -1,8 +1,8 @@
 // The in-memory adapter held to the same store contracts as the TypeORM adapter.
-import { describeEventStoreContract, describeSnapshotStoreContract, describeTimerStoreContract } from '../../testing/contracts/index.js';
-import { InMemoryEventStore } from './in-memory-event-store.js';
-import { InMemorySnapshotStore } from './in-memory-snapshot-store.js';
-import { InMemoryTimerStore } from './in-memory-timer-store.js';
+import { describeEventStoreContract, describeSnapshotStoreContract, describeTimerStoreContract } from './index.js';
+import { InMemoryEventStore } from '../../store/memory/in-memory-event-store.js';
+import { InMemorySnapshotStore } from '../../store/memory/in-memory-snapshot-store.js';
+import { InMemoryTimerStore } from '../../store/memory/in-memory-timer-store.js';
 
 const closed = async () => undefined;
 

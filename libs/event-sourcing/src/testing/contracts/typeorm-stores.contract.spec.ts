@@ -1,10 +1,10 @@
 // The store contracts on the TypeORM adapter, on SQLite or PostgreSQL (ES_TEST_DB, set by the jest project).
-import { describeEventStoreContract, describeSnapshotStoreContract, describeTimerStoreContract } from '../../testing/contracts/index.js';
+import { describeEventStoreContract, describeSnapshotStoreContract, describeTimerStoreContract } from './index.js';
 import { openTestDataSource } from '../../../../../test/support/test-database.js';
-import { createDataSource } from './store-options.js';
-import { TypeOrmEventStore } from './typeorm-event-store.js';
-import { TypeOrmSnapshotStore } from './typeorm-snapshot-store.js';
-import { TypeOrmTimerStore } from './typeorm-timer-store.js';
+import { createDataSource } from '../../store/typeorm/store-options.js';
+import { TypeOrmEventStore } from '../../store/typeorm/typeorm-event-store.js';
+import { TypeOrmSnapshotStore } from '../../store/typeorm/typeorm-snapshot-store.js';
+import { TypeOrmTimerStore } from '../../store/typeorm/typeorm-timer-store.js';
 
 const kind = process.env.ES_TEST_DB ?? 'sqlite';
 
