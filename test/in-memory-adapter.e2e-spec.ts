@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { CHECKPOINT_STORE, CommandGateway, EVENT_STORE, EVENT_STORE_ADAPTER, EventSourcingModule, InMemoryEventStore, OnEvent, Projector, SyncMode, inMemoryStores, type CheckpointStore, type StoredEvent } from '@nest-es/core';
+import { exposedForTests } from '@nest-es/core/testing';
 import { AddLine, AlwaysParkMerge, LineAdded, LinesCommuteMerge, NotebookAggregate } from './support/notebook.domain.js';
 
 @Projector('line-counts')
@@ -21,8 +22,8 @@ describe('the framework on the in-memory adapter (no database at all)', () => {
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [EventSourcingModule.forRoot({ stores: inMemoryStores(), http: true })],
-      providers: [NotebookAggregate, LinesCommuteMerge, AlwaysParkMerge, LineCounts],
+      imports: [EventSourcingModule.forRoot({ stores: inMemoryStores(), http: { aggregateReads: true } })],
+      providers: [exposedForTests(NotebookAggregate), LinesCommuteMerge, AlwaysParkMerge, LineCounts],
     }).compile();
     app = moduleRef.createNestApplication({ logger: false });
     await app.init();
