@@ -5,7 +5,7 @@
 // over HTTP, reads its projection and stops it with SIGTERM.
 // Usage: node test/consumers/run.mjs [fixture-name...]   (KEEP_CONSUMERS=1 keeps the temp folders)
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,6 +132,18 @@ async function exercise(fixture, folder) {
   }
 }
 
+function provideSqliteAddon(folder) {
+  const versionOf = (root) => JSON.parse(readFileSync(join(root, 'node_modules/better-sqlite3/package.json'), 'utf8')).version;
+  const target = join(folder, 'node_modules/better-sqlite3');
+  if (!existsSync(target)) return;
+  const workspace = join(here, '../..');
+  if (existsSync(join(workspace, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node')) && versionOf(workspace) === versionOf(folder)) {
+    cpSync(join(workspace, 'node_modules/better-sqlite3/build'), join(target, 'build'), { recursive: true });
+  } else {
+    run(npm, ['rebuild', 'better-sqlite3'], folder);
+  }
+}
+
 async function runFixture(fixture, tarball) {
   console.log(`\n${fixture.name} (${fixture.title})`);
   const folder = mkdtempSync(join(tmpdir(), `nest-es-${fixture.name}-`));
@@ -140,7 +152,11 @@ async function runFixture(fixture, tarball) {
     cpSync(join(here, 'app'), folder, { recursive: true });
     const installStarted = performance.now();
     try {
-      run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], folder);
+      // Install scripts are skipped: the one that matters, better-sqlite3's native build, takes
+      // minutes here (no prebuilt binary can be downloaded), so the workspace's own build of the
+      // same version is copied in, or the addon is rebuilt when the versions differ.
+      run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball], folder);
+      provideSqliteAddon(folder);
       check('installs the tarball and its pinned dependencies', true);
     } catch (error) {
       return check('installs the tarball and its pinned dependencies', false, error.stderr || error.message);
