@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventSourcingModule, type StoreOptions } from '@nest-es/core';
+import { exposedForTests } from '@nest-es/core/testing';
 import { CounterAggregate } from './counter.aggregate.js';
 
 /*
@@ -12,7 +13,7 @@ import { CounterAggregate } from './counter.aggregate.js';
  */
 const { store, http, metrics } = JSON.parse(process.env.OPTIONAL_PEERS_CHILD!) as { store: StoreOptions; http?: boolean; metrics?: boolean };
 
-@Module({ imports: [EventSourcingModule.forRoot({ store, http, metrics })], providers: [CounterAggregate] })
+@Module({ imports: [EventSourcingModule.forRoot({ store, http, metrics })], providers: [exposedForTests(CounterAggregate)] })
 class OptionalPeersModule {}
 
 try {

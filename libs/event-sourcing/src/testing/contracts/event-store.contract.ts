@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { jestGlobals } from './jest-globals.js';
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, NewEvent, StoredEvent, StreamId } from '../../model/event-envelope.js';
 import type { AppendRequest, AppendResult, EventStore } from '../../store/event-store.js';
@@ -11,6 +11,7 @@ import type { ContractSubject } from './contract-subject.js';
  * `second()` opens another store on the same storage (as a second process would) for one more case.
  */
 export function describeEventStoreContract(name: string, factory: () => Promise<ContractSubject<EventStore>>, options: { twoProcesses?: boolean } = {}): void {
+  const { afterAll, beforeAll, describe, expect, it } = jestGlobals();
   let subject: ContractSubject<EventStore>;
   let store: EventStore;
 

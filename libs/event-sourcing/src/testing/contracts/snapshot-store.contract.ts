@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { jestGlobals } from './jest-globals.js';
 import { randomUUID } from 'node:crypto';
 import type { StreamId } from '../../model/event-envelope.js';
 import { CorruptSnapshotError, type Snapshot, type SnapshotStore } from '../../store/snapshot-store.js';
@@ -13,6 +13,7 @@ export function describeSnapshotStoreContract(
   factory: () => Promise<ContractSubject<SnapshotStore>>,
   options: { corrupt?: (stream: StreamId) => Promise<void> } = {},
 ): void {
+  const { afterAll, beforeAll, describe, expect, it } = jestGlobals();
   let subject: ContractSubject<SnapshotStore>;
   let store: SnapshotStore;
 

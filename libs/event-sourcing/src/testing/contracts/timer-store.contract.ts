@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { jestGlobals } from './jest-globals.js';
 import { randomUUID } from 'node:crypto';
 import type { ProcessTimer, TimerStore } from '../../store/timer-store.js';
 import type { ContractSubject } from './contract-subject.js';
 
 /** The TimerStore contract as a jest suite, for any adapter. */
 export function describeTimerStoreContract(name: string, factory: () => Promise<ContractSubject<TimerStore>>): void {
+  const { afterAll, beforeAll, describe, expect, it } = jestGlobals();
   let subject: ContractSubject<TimerStore>;
   let timers: TimerStore;
 
