@@ -22,7 +22,7 @@ export class AccountAggregate {
     return { balance: 0 };
   }
 
-  @CommandHandler(Deposit, { emits: [Deposited] })
+  @CommandHandler(Deposit, { emits: [Deposited], http: true })
   deposit(command: Deposit): Deposited {
     return new Deposited(command.amount);
   }
