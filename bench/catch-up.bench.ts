@@ -49,17 +49,17 @@ export interface CatchUpFigures {
 const STREAM_EVENTS = 1000;
 const SEEDERS = 4;
 
-/** Writes `events` deposits to streams of STREAM_EVENTS events, one request per stream, straight through the store. */
-async function seed(store: EventStore, events: number): Promise<void> {
+/** Writes `events` deposits to streams of `streamEvents` events, one request per stream, straight through the store. */
+export async function seedDeposits(store: EventStore, events: number, streamEvents = STREAM_EVENTS): Promise<void> {
   const type = eventTypeName(Deposited);
-  const streams = Math.ceil(events / STREAM_EVENTS);
+  const streams = Math.ceil(events / streamEvents);
   let next = 0;
   await Promise.all(
     Array.from({ length: SEEDERS }, async () => {
       for (let stream = next++; stream < streams; stream = next++) {
         const aggregateId = `catch-up-${stream}`;
         const correlationId = randomUUID();
-        const count = Math.min(STREAM_EVENTS, events - stream * STREAM_EVENTS);
+        const count = Math.min(streamEvents, events - stream * streamEvents);
         const batch: NewEvent[] = Array.from({ length: count }, () => ({
           type,
           payload: { amount: 1 },
@@ -78,7 +78,7 @@ export async function measureCatchUp(store: StoreOptions, events: number): Promi
   const seedStarted = performance.now();
   try {
     const eventStore = seeder.get<EventStore>(EVENT_STORE);
-    await seed(eventStore, events);
+    await seedDeposits(eventStore, events);
     head = await eventStore.headPosition();
   } finally {
     await seeder.close();

@@ -1,3 +1,6 @@
+import type { JetStreamPlan } from './jetstream.bench.js';
+import type { ScaleOutPlan } from './scale-out.bench.js';
+
 /** How long and how often each figure is measured. */
 export interface BenchPlan {
   mode: 'quick' | 'full';
@@ -24,6 +27,10 @@ export interface BenchPlan {
   httpMs: number;
   /** Each run of the append-lock figure (1, 2 and 3 appending processes, PostgreSQL). */
   appendLockMs: number;
+  /** Instances in processes of their own on one PostgreSQL schema (scale-out.bench.ts). */
+  scaleOut: ScaleOutPlan;
+  /** The JetStream publisher (jetstream.bench.ts). */
+  jetStream: JetStreamPlan;
 }
 
 export const QUICK_PLAN: BenchPlan = {
@@ -42,6 +49,8 @@ export const QUICK_PLAN: BenchPlan = {
   catchUpEvents: 100_000,
   httpMs: 2000,
   appendLockMs: 2000,
+  scaleOut: { events: 20_000, lagRatePerSec: 200, lagMs: 3000, failoverSamples: 3, refusalMs: 2000 },
+  jetStream: { events: 20_000, lagRatePerSec: 200, lagMs: 3000 },
 };
 
 export const FULL_PLAN: BenchPlan = {
@@ -60,4 +69,6 @@ export const FULL_PLAN: BenchPlan = {
   catchUpEvents: 1_000_000,
   httpMs: 10_000,
   appendLockMs: 10_000,
+  scaleOut: { events: 200_000, lagRatePerSec: 500, lagMs: 10_000, failoverSamples: 10, refusalMs: 10_000 },
+  jetStream: { events: 200_000, lagRatePerSec: 500, lagMs: 10_000 },
 };

@@ -2,7 +2,7 @@ import type { CatchUpFigures } from './catch-up.bench.js';
 import type { CommandFigures } from './command.bench.js';
 import type { HttpFigures } from './http.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
-import type { BenchResults } from './results.js';
+import type { BenchResults, ScaleOutResults } from './results.js';
 
 type Row = [figure: string, sqlite: string, postgres: string];
 
@@ -86,13 +86,43 @@ function rows(results: BenchResults): Row[] {
   ];
 }
 
-/** The results as a markdown table, the machine and the targets (also what the console shows). */
-export function markdownReport(results: BenchResults): string {
+/** Instances sharing a projector's partitions, and the JetStream publisher: PostgreSQL only. */
+function scaleOutRows({ scaleOut, jetStream }: Pick<ScaleOutResults, 'scaleOut' | 'jetStream'>): Row[] {
+  const rows: Row[] = [];
+  if (scaleOut) {
+    const { throughput, lag, failover, refusals, partitions } = scaleOut;
+    const events = throughput[0]?.events.toLocaleString('en-US');
+    rows.push(
+      [`projection with scale-out, 1 / 2 / 3 instances, ${partitions} partitions, ${events} events (events/s)`, '-', throughput.map((t) => t.eventsPerSec).join(' / ')],
+      [`cross-instance lag, append on one instance, projector on another, ${lag.ratePerSec}/s (p50 / p99)`, '-', pair(lag.p50Ms, lag.p99Ms)],
+      [
+        `failover after SIGKILL, rebalance every ${failover.rebalanceIntervalMs} ms (p50 / worst of ${failover.samplesMs.length})`,
+        '-',
+        `${failover.p50Ms} / ${failover.maxMs} ms`,
+      ],
+      [
+        `commands refused without Expected-Sequence, 2 / 3 instances x ${refusals[0]?.callersPerInstance} callers on ${refusals[0]?.aggregates} aggregates`,
+        '-',
+        refusals.map((r) => `${r.refused} of ${r.sent}`).join(' / '),
+      ],
+    );
+  }
+  if (jetStream) {
+    rows.push(
+      [`JetStream publisher, ${jetStream.backlog.toLocaleString('en-US')} events of backlog (events/s forwarded)`, '-', `${jetStream.forwardedPerSec}/s`],
+      [`JetStream lag, append to message in the stream, ${jetStream.lag.ratePerSec}/s (p50 / p99)`, '-', pair(jetStream.lag.p50Ms, jetStream.lag.p99Ms)],
+    );
+  }
+  return rows;
+}
+
+/** The table, the machine, the targets and what was skipped. */
+function markdown(results: ScaleOutResults, table: Row[]): string {
   const { machine } = results;
   const lines = [
     `| figure | SQLite | PostgreSQL |`,
     `|---|---|---|`,
-    ...rows(results).map((row) => `| ${row.join(' | ')} |`),
+    ...table.map((row) => `| ${row.join(' | ')} |`),
     '',
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.os}; ` +
       `1-minute load average ${machine.loadAverage.start} at the start, ${machine.loadAverage.end} at the end. Mode: ${results.mode}, ${results.startedAt}.`,
@@ -101,4 +131,14 @@ export function markdownReport(results: BenchResults): string {
     ...results.skipped.map((reason) => `- skipped: ${reason}`),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The results as a markdown table, the machine and the targets (also what the console shows). */
+export function markdownReport(results: BenchResults): string {
+  return markdown(results, [...rows(results), ...scaleOutRows(results)]);
+}
+
+/** The same for a run of the scale-out figures alone (`--only scale-out`). */
+export function scaleOutReport(results: ScaleOutResults): string {
+  return markdown(results, scaleOutRows(results));
 }

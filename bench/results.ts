@@ -3,10 +3,12 @@ import type { AppendLockFigures } from './append-lock.bench.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
 import type { DatabaseKind } from './databases.js';
 import type { HttpFigures } from './http.bench.js';
+import type { JetStreamFigures } from './jetstream.bench.js';
 import type { MachineInfo } from './machine.js';
 import type { MemoryFigures } from './memory.bench.js';
 import type { ProjectionFigures } from './projection.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
+import type { ScaleOutFigures } from './scale-out.bench.js';
 
 export interface DatabaseCommandFigures {
   c1: CommandFigures;
@@ -54,6 +56,13 @@ export interface BenchResults {
   memory: MemoryFigures & { db: DatabaseKind };
   /** Projection lag of ASYNC commands and the cost of SIMPLE and CASCADE over ASYNC (`projection.lagP99Ms`, ...). */
   projection: ProjectionFigures & { db: DatabaseKind };
+  /** PostgreSQL: instances in processes of their own sharing a projector's partitions (`scaleOut.lag.p99Ms`, ...). */
+  scaleOut?: ScaleOutFigures;
+  /** PostgreSQL and NATS: the JetStream publisher (`jetStream.forwardedPerSec`, `jetStream.lag.p99Ms`). */
+  jetStream?: JetStreamFigures;
   skipped: string[];
   targets: Target[];
 }
+
+/** The figures of `--only scale-out`, in `bench/results/scale-out.json`. */
+export type ScaleOutResults = Pick<BenchResults, 'mode' | 'startedAt' | 'machine' | 'scaleOut' | 'jetStream' | 'skipped' | 'targets'>;

@@ -17,11 +17,13 @@ import { RawSqlite } from './raw-sqlite.js';
 import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
 import { measureHttp } from './http.bench.js';
-import { markdownReport } from './report.js';
+import { measureJetStream, natsUrl } from './jetstream.bench.js';
+import { markdownReport, scaleOutReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
-import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, RawCommitFigures } from './results.js';
+import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, RawCommitFigures, ScaleOutResults } from './results.js';
+import { measureScaleOut } from './scale-out.bench.js';
 import { round } from './stats.js';
-import { checkTargets } from './targets.js';
+import { checkTargets, scaleOutTargets } from './targets.js';
 
 const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
 const RAW_CALLERS = 64;
@@ -87,25 +89,68 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Pr
   }
 }
 
+/** A fresh PostgreSQL schema (the server answered before). */
+async function freshPostgres(url: string): Promise<BenchDatabase> {
+  const db = await postgresDatabase(url);
+  if ('skipped' in db) throw new Error(db.skipped);
+  return db;
+}
+
+/** Instances in processes of their own sharing a projector, then the JetStream publisher; each in fresh schemas. */
+async function benchScaleOut(url: string, plan: BenchPlan, skipped: string[]): Promise<Pick<BenchResults, 'scaleOut' | 'jetStream'>> {
+  const scaleOut = await measureScaleOut(() => freshPostgres(url), plan.scaleOut, log);
+  const { events, lagRatePerSec, lagMs } = plan.jetStream;
+  log(`postgres + NATS: the JetStream publisher over ${events.toLocaleString('en-US')} events of backlog, then lag at ${lagRatePerSec}/s for ${lagMs / 1000} s`);
+  const db = await freshPostgres(url);
+  const jetStream = await measureJetStream(db, natsUrl(), plan.jetStream).finally(() => db.cleanup());
+  if (!('skipped' in jetStream)) return { scaleOut, jetStream };
+  skipped.push(jetStream.skipped);
+  return { scaleOut };
+}
+
+/** `--only scale-out`: those figures alone, in bench/results/scale-out.json and .md. */
+async function scaleOutOnly(plan: BenchPlan, url: string): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const machine = machineInfo();
+  const skipped: string[] = [];
+  const probe = await postgresDatabase(url);
+  const sections = 'skipped' in probe ? (skipped.push(probe.skipped), {}) : await benchScaleOut(url, plan, skipped);
+  const results: ScaleOutResults = {
+    mode: plan.mode,
+    startedAt,
+    machine: { ...machine, loadAverage: { ...machine.loadAverage, end: loadAverage() } },
+    ...sections,
+    skipped,
+    targets: scaleOutTargets(sections),
+  };
+  const markdown = scaleOutReport(results);
+  console.log(`\n${markdown}`);
+  writeResults(results, markdown, 'scale-out');
+}
+
+/** `--only <section>`: the one section there is. */
+function onlySection(args: string[]): 'scale-out' | undefined {
+  const at = args.indexOf('--only');
+  if (at < 0) return undefined;
+  if (args[at + 1] !== 'scale-out') throw new Error(`--only takes scale-out, not ${args[at + 1] ?? 'nothing'}`);
+  return 'scale-out';
+}
+
 async function main(): Promise<void> {
   const plan = process.argv.includes('--quick') ? QUICK_PLAN : FULL_PLAN;
+  const url = postgresUrl();
+  if (onlySection(process.argv)) return scaleOutOnly(plan, url);
   const startedAt = new Date().toISOString();
   const machine = machineInfo();
   const skipped: string[] = [];
   const sqlite = sqliteDatabase();
-  const url = postgresUrl();
   const postgres = await postgresDatabase(url);
   const databases = [sqlite];
   if ('skipped' in postgres) skipped.push(postgres.skipped);
   else databases.push(postgres);
   try {
     const figures = new Map<string, DatabaseFigures>();
-    const fresh = async (kind: string): Promise<BenchDatabase> => {
-      if (kind === 'sqlite') return sqliteDatabase();
-      const db = await postgresDatabase(url);
-      if ('skipped' in db) throw new Error(db.skipped);
-      return db;
-    };
+    const fresh = async (kind: string): Promise<BenchDatabase> => (kind === 'sqlite' ? sqliteDatabase() : freshPostgres(url));
     for (const db of databases) figures.set(db.kind, await benchDatabase(db, plan, () => fresh(db.kind)));
     let appendLock: BenchResults['appendLock'];
     if (figures.has('postgres')) {
@@ -113,6 +158,7 @@ async function main(): Promise<void> {
       const lockDb = await fresh('postgres');
       appendLock = await measureAppendLock(lockDb.store, plan.appendLockMs).finally(() => lockDb.cleanup());
     }
+    const scaleOut = figures.has('postgres') ? await benchScaleOut(url, plan, skipped) : {};
 
     log(`sqlite: sustained run of ${plan.memoryMs / 1000} s for memory`);
     const memoryApp = await bootBenchApp(sqlite.store);
@@ -142,26 +188,27 @@ async function main(): Promise<void> {
       ...(appendLock ? { appendLock } : {}),
       memory: { db: 'sqlite', ...memory },
       projection: { db: 'sqlite', ...projection },
+      ...scaleOut,
       skipped,
     };
     const results: BenchResults = { ...partial, targets: checkTargets(partial) };
     const markdown = markdownReport(results);
     console.log(`\n${markdown}`);
-    writeResults(results, markdown);
+    writeResults(results, markdown, 'latest');
   } finally {
     for (const db of databases) await db.cleanup();
   }
 }
 
-/** Written whole or not at all (a .tmp renamed into place). */
-function writeResults(results: BenchResults, markdown: string): void {
+/** Written whole or not at all (a .tmp renamed into place): `<name>.json` and `<name>.md`. */
+function writeResults(results: ScaleOutResults, markdown: string, name: 'latest' | 'scale-out'): void {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  for (const [name, text] of [['latest.json', `${JSON.stringify(results, null, 2)}\n`], ['latest.md', markdown]]) {
-    const path = join(RESULTS_DIR, name);
+  for (const [file, text] of [[`${name}.json`, `${JSON.stringify(results, null, 2)}\n`], [`${name}.md`, markdown]]) {
+    const path = join(RESULTS_DIR, file);
     writeFileSync(`${path}.tmp`, text);
     renameSync(`${path}.tmp`, path);
   }
-  log(`results in ${join('bench', 'results', 'latest.json')} and latest.md`);
+  log(`results in ${join('bench', 'results', `${name}.json`)} and ${name}.md`);
 }
 
 main().then(

@@ -26,3 +26,8 @@ export async function timeEach(times: number, work: (index: number) => Promise<u
   }
   return durations;
 }
+
+/** Milliseconds since the epoch at sub-millisecond resolution: comparable between processes of one machine. */
+export function epochMs(): number {
+  return performance.timeOrigin + performance.now();
+}

@@ -1,4 +1,30 @@
-import type { BenchResults, Target } from './results.js';
+import type { BenchResults, ScaleOutResults, Target } from './results.js';
+
+/** Scale-out (PostgreSQL): the issue's bounds on cross-instance lag and refusals, and the failover bound of docs/scaling.md. */
+export function scaleOutTargets({ scaleOut }: Pick<ScaleOutResults, 'scaleOut'>): Target[] {
+  if (!scaleOut) return [];
+  const { lag, refusals, failover } = scaleOut;
+  const refused = refusals.reduce((sum, r) => sum + r.refused, 0);
+  // A killed instance's leases are free at once; the survivor takes them at its next look.
+  const bound = 2 * failover.rebalanceIntervalMs;
+  return [
+    {
+      name: 'cross-instance lag p99 < 50 ms (postgres, append on one instance, projector on another)',
+      met: lag.p99Ms < 50,
+      detail: `${lag.p99Ms} ms over ${lag.samples} deposits at ${lag.ratePerSec}/s`,
+    },
+    {
+      name: 'no command without Expected-Sequence refused by a race between instances (postgres, 2 and 3 instances)',
+      met: refused === 0,
+      detail: refusals.map((r) => `${r.refused} of ${r.sent} with ${r.instances}`).join(', '),
+    },
+    {
+      name: `failover after SIGKILL <= 2x the rebalance interval, ${bound} ms (postgres, worst of ${failover.samplesMs.length})`,
+      met: failover.maxMs <= bound,
+      detail: `${failover.samplesMs.join(', ')} ms`,
+    },
+  ];
+}
 
 /** The performance targets of docs/performance.md, checked against one run's figures (ratios within the run). */
 export function checkTargets(results: Omit<BenchResults, 'targets'>): Target[] {
@@ -73,5 +99,6 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): Target[] {
   });
   const { projection } = results;
   targets.push({ name: `async projection lag p99 < 20 ms (${projection.db}, one process)`, met: projection.lagP99Ms < 20, detail: `${projection.lagP99Ms} ms` });
+  targets.push(...scaleOutTargets(results));
   return targets;
 }
