@@ -2,7 +2,7 @@ import { Inject, Module, type INestApplicationContext, type OnModuleInit } from 
 import { NestFactory } from '@nestjs/core';
 import { IsString } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Aggregate, AggregateId, Apply, CommandGateway, CommandHandler, EVENT_SOURCING_DATA_SOURCE, EventSourcingModule, OnEvent, portableQuery, Projector, Saga, SyncMode, type StoreOptions, type StoredEvent } from '@nest-es/core';
+import { Aggregate, AggregateId, Apply, CommandGateway, CommandHandler, READ_MODEL_DATA_SOURCE, EventSourcingModule, OnEvent, portableQuery, Projector, Saga, SyncMode, type StoreOptions, type StoredEvent } from '@nest-es/core';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { distribution, round, timeEach } from './stats.js';
 import { EventNotifier } from '@nest-es/core/testing';
@@ -65,7 +65,7 @@ export class PingPongSaga {
 export class BenchViewProjector implements OnModuleInit {
   readonly projectedAt = new Map<string, number>();
 
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
     await this.dataSource.query('CREATE TABLE IF NOT EXISTS bench_view (id TEXT PRIMARY KEY, events INTEGER NOT NULL)');

@@ -7,7 +7,7 @@ import { EventSourcingModule } from '@nest-es/core';
 import { PlaceOrder, SHOP_PROVIDERS } from './support/shop.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 import { deterministicId, openDataSource } from '@nest-es/core/testing';
-import { TypeOrmCheckpointStore, TypeOrmEventStore } from '@nest-es/core';
+import { readModelStore, TypeOrmCheckpointStore, TypeOrmEventStore } from '@nest-es/core';
 
 const ORDERS = 300;
 const SKUS = 30;
@@ -49,6 +49,8 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 45
 describe('crash recovery: a process killed in the middle of a backlog', () => {
   let store: TestStore;
   let dataSource: DataSource;
+  /** The read models and checkpoints (their own SQLite file beside the store's). */
+  let readModels: DataSource;
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
@@ -64,16 +66,19 @@ describe('crash recovery: a process killed in the middle of a backlog', () => {
     await Promise.all(Array.from({ length: ORDERS }, (_, i) => gateway.send(new PlaceOrder(`order-${i}`, `sku-${i % SKUS}`, 1))));
     await writer.close();
     dataSource = await openDataSource(store.options);
+    const readModelOptions = readModelStore(store.options);
+    readModels = readModelOptions === store.options ? dataSource : await openDataSource(readModelOptions);
   });
 
   afterAll(async () => {
     for (const child of children) await killHard(child);
+    if (readModels !== dataSource) await readModels?.destroy();
     await dataSource?.destroy();
     await store.cleanup();
   });
 
   it('projects every event exactly once and emits every saga command exactly once after a SIGKILL and a restart', async () => {
-    const checkpoints = new TypeOrmCheckpointStore(dataSource);
+    const checkpoints = new TypeOrmCheckpointStore(readModels);
     const events = await TypeOrmEventStore.create(dataSource);
     const backlogHead = await events.headPosition();
 
@@ -110,10 +115,10 @@ describe('crash recovery: a process killed in the middle of a backlog', () => {
     expect(placed).toHaveLength(ORDERS);
 
     // Projector: exactly once per event (the read model counts its projections per order).
-    const rows: Array<{ order_id: string; projections: number }> = await dataSource.query('SELECT order_id, projections FROM shop_orders');
+    const rows: Array<{ order_id: string; projections: number }> = await readModels.query('SELECT order_id, projections FROM shop_orders');
     expect(rows).toHaveLength(ORDERS);
     expect(rows.filter((row) => Number(row.projections) !== 1)).toEqual([]);
-    const reservedRows: Array<{ reserved: number }> = await dataSource.query('SELECT reserved FROM shop_stock');
+    const reservedRows: Array<{ reserved: number }> = await readModels.query('SELECT reserved FROM shop_stock');
     expect(reservedRows.reduce((sum, row) => sum + Number(row.reserved), 0)).toBe(ORDERS);
 
     // Saga: one ReserveStock per order, with the id derived from the order's event (no doubles after redelivery).

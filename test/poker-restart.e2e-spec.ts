@@ -1,4 +1,4 @@
-import { EVENT_STORE, type EventStore, TIMER_STORE, type TimerStore } from '@nest-es/core';
+import { EVENT_STORE, type EventStore, readModelStore, TIMER_STORE, type TimerStore } from '@nest-es/core';
 import { checkOrCall, eventually, playOut, type PokerServer, startPokerServer } from './support/poker-server.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 import { createDataSource } from '@nest-es/core/testing';
@@ -18,14 +18,14 @@ describe('poker across a restart', () => {
     await store.cleanup();
   });
 
-  /** Closes the app; `whileDown` runs on the store before the app is created again. */
+  /** Closes the app; `whileDown` runs on the read models' database (with the checkpoints) before the app is created again. */
   /** The players keep their tokens across the restart: the server signs with the same secret (as with POKER_AUTH_SECRET). */
   async function restart(whileDown?: (sql: (text: string) => Promise<unknown>) => Promise<unknown>): Promise<PokerServer> {
     const before = server!.client;
     await server!.app.close();
     server = undefined;
     if (whileDown) {
-      const dataSource = await createDataSource(store.options).initialize();
+      const dataSource = await createDataSource(readModelStore(store.options)).initialize();
       await whileDown((text) => dataSource.query(text));
       await dataSource.destroy();
     }

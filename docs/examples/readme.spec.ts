@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { CommandGateway, EVENT_SOURCING_DATA_SOURCE } from '@nest-es/core';
+import { CommandGateway, READ_MODEL_DATA_SOURCE } from '@nest-es/core';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { registerAndDeposit } from './quick-start/deposit.js';
@@ -54,7 +54,7 @@ describe('the quick-start example', () => {
     const result = await registerAndDeposit(app.get(CommandGateway));
     expect(result).toMatchObject({ aggregateType: 'player', aggregateId: 'alice', sequence: 2, commandId: 'deposit-1', duplicate: false });
     expect(result.events.map((event) => event.type)).toEqual(['FundsDeposited']);
-    const rows = await app.get<DataSource>(EVENT_SOURCING_DATA_SOURCE).query('SELECT bankroll FROM balances WHERE player_id = ?', ['alice']);
+    const rows = await app.get<DataSource>(READ_MODEL_DATA_SOURCE).query('SELECT bankroll FROM balances WHERE player_id = ?', ['alice']);
     expect(rows).toEqual([{ bankroll: 500 }]);
   });
 

@@ -4,7 +4,7 @@ import {
   AggregateId,
   Apply,
   CommandHandler,
-  EVENT_SOURCING_DATA_SOURCE,
+  READ_MODEL_DATA_SOURCE,
   FailedPreconditionError,
   OnEvent,
   OnRejected,
@@ -155,7 +155,7 @@ export class ShopProjector implements OnModuleInit {
   /** Tests set this to slow the projector down. */
   delayMs = 0;
 
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
     await this.dataSource.query('CREATE TABLE IF NOT EXISTS shop_orders (order_id TEXT PRIMARY KEY, status TEXT NOT NULL, projections INTEGER NOT NULL)');
@@ -248,7 +248,7 @@ export class OrderFlowProcess {
 
 @Injectable()
 export class ShopReadModel {
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async order(orderId: string): Promise<{ status: string; projections: number } | undefined> {
     const [row] = await portableQuery<{ status: string; projections: number }>(this.dataSource, 'SELECT status, projections FROM shop_orders WHERE order_id = $1', [orderId]);

@@ -1,11 +1,11 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { FundsDeposited, PlayerRegistered } from './player.aggregate.js';
 
 @Projector('balances')
 export class BalancesProjector implements OnModuleInit {
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async onModuleInit() {
     await this.dataSource.query('CREATE TABLE IF NOT EXISTS balances (player_id TEXT PRIMARY KEY, bankroll INTEGER NOT NULL)');

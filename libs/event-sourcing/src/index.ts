@@ -13,8 +13,9 @@ export type {
 } from './config/event-sourcing-options.js';
 export type { EventSourcingModuleStoresOption, EventSourcingStores, StoreProvider } from './module/event-sourcing-stores.js';
 export { inMemoryStores } from './module/in-memory-stores.js';
-export type { StoreOptions } from './config/store-options.js';
-export { EVENT_SOURCING_DATA_SOURCE } from './config/tokens.js';
+export type { ReadModelOptions, StoreOptions } from './config/store-options.js';
+export { EVENT_SOURCING_DATA_SOURCE, READ_MODEL_DATA_SOURCE } from './config/tokens.js';
+export { readModelStore } from './store/typeorm/read-model-store.js';
 export { parseDatabaseUrl } from './store/typeorm/store-options.js';
 
 // Decorators

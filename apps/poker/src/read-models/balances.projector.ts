@@ -1,5 +1,5 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { FundsDeposited, FundsReleased, FundsReserved, FundsWithdrawn, PlayerRegistered, SessionSettled } from '../player/index.js';
 import { createTables } from './sql.js';
@@ -7,7 +7,7 @@ import { createTables } from './sql.js';
 /** Balances: each player's bankroll, what is reserved at tables, and what is available. */
 @Projector('balances')
 export class BalancesProjector implements OnModuleInit {
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   /** BIGINT: a bankroll may reach MAX_BANKROLL, beyond PostgreSQL's 32-bit INTEGER. */
   async onModuleInit(): Promise<void> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, NotFoundError, portableQuery } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, NotFoundError, portableQuery } from '@nest-es/core';
 import type { DataSource } from 'typeorm';
 
 export interface Balance {
@@ -12,7 +12,7 @@ export interface Balance {
 /** Reads the balances read model. */
 @Injectable()
 export class BalancesQuery {
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async balance(playerId: string): Promise<Balance> {
     const [row] = await portableQuery<Balance>(

@@ -1,5 +1,5 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { HandComplete, PotAwarded } from '../hand/index.js';
 import { PlayerRegistered, PlayerRenamed } from '../player/index.js';
@@ -8,7 +8,7 @@ import { createTables } from './sql.js';
 /** Leaderboard: per player, net winnings over all hands, hands played and hands won (a share of a pot counts). */
 @Projector('leaderboard')
 export class LeaderboardProjector implements OnModuleInit {
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
     await createTables(this.dataSource, [

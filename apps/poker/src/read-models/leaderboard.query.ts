@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, portableQuery } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/core';
 import type { DataSource } from 'typeorm';
 
 export interface LeaderboardEntry {
@@ -14,7 +14,7 @@ export interface LeaderboardEntry {
 /** Reads the leaderboard: best net winnings first, then most hands won. */
 @Injectable()
 export class LeaderboardQuery {
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async top(limit = 100): Promise<LeaderboardEntry[]> {
     const rows = await portableQuery<Record<string, string | number>>(

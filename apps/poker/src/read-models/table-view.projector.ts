@@ -1,5 +1,5 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   ActionTaken,
@@ -36,7 +36,7 @@ import { createTables } from './sql.js';
  */
 @Projector('table-view')
 export class TableViewProjector implements OnModuleInit {
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
     await createTables(this.dataSource, [

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, NotFoundError, portableQuery } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, NotFoundError, portableQuery } from '@nest-es/core';
 import type { DataSource } from 'typeorm';
 import type { Card, Variant } from '../cards/index.js';
 import type { HandView } from './hand-view.js';
@@ -35,7 +35,7 @@ export interface TableView {
 /** Reads the table view read model. */
 @Injectable()
 export class TableViewQuery {
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async table(tableId: string, viewer?: string): Promise<TableView> {
     const [row] = await portableQuery<Record<string, string | number | null>>(this.dataSource, 'SELECT * FROM poker_tables WHERE table_id = $1', [tableId]);

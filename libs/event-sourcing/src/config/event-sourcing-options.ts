@@ -4,7 +4,7 @@ import type { HelmetOptions } from 'helmet';
 import type { CommandAuthorizer } from '../model/command-authorizer.js';
 import type { MergeStrategyName } from '../model/merge-strategy.js';
 import type { SnapshotPolicyOption } from '../model/snapshot-policy-option.js';
-import type { StoreOptions } from './store-options.js';
+import type { ReadModelOptions, StoreOptions } from './store-options.js';
 
 export interface EventSourcingModuleOptions {
   /**
@@ -12,6 +12,14 @@ export interface EventSourcingModuleOptions {
    * `{dataSource}` (an existing TypeORM DataSource). Required unless the module's `stores` supplies the adapter.
    */
   store?: StoreOptions;
+  /**
+   * The database of the projectors' read models and of every subscriber's checkpoint, which the
+   * projectors write in one transaction (`READ_MODEL_DATA_SOURCE`). Default for a SQLite `store`: a
+   * file of its own beside it (`app.read-models.sqlite` for `app.sqlite`; another in-memory database
+   * for `:memory:`), so that a projector's open transaction never holds up appends; a SQLite file that
+   * already holds checkpoints keeps them. Otherwise, and with `'store'`: the store's database.
+   */
+  readModels?: ReadModelOptions;
   /** Commands in flight per named aggregate's scheduler (async I/O, not threads). Default 64. */
   schedulerParallelism?: number;
   /** Lanes of the command dispatcher (aggregate id hash mod this). Default 64. */

@@ -14,3 +14,9 @@ export type StoreOptions =
       connectTimeoutMs?: number;
     }
   | { dataSource: DataSource };
+
+/**
+ * Where the read models and the subscribers' checkpoints live: a database of their own, or `'store'`
+ * (the store's database).
+ */
+export type ReadModelOptions = StoreOptions | 'store';

@@ -13,7 +13,7 @@ import { AggregateExplorer } from '../discovery/aggregate-explorer.js';
 import { SubscriberExplorer } from '../discovery/subscriber-explorer.js';
 import { EventProcessor } from '../processing/event-processor.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
-import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER, EVENT_SOURCING_DATA_SOURCE } from '../config/tokens.js';
+import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER, EVENT_SOURCING_DATA_SOURCE, READ_MODEL_DATA_SOURCE } from '../config/tokens.js';
 import type { AggregateDispatcher, AggregateSchedulerSupplier } from '../scheduling/index.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { runWithDeadline } from '../runtime/deadline.js';
@@ -39,6 +39,7 @@ export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootst
     @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
     @Inject(AGGREGATE_SCHEDULER_SUPPLIER) private readonly supplier: AggregateSchedulerSupplier,
     @Optional() @Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource | undefined,
+    @Optional() @Inject(READ_MODEL_DATA_SOURCE) private readonly readModelDataSource: DataSource | undefined,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
   ) {}
 
@@ -75,6 +76,11 @@ export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootst
   }
 
   async onApplicationShutdown(): Promise<void> {
+    const readModels = this.options.readModels;
+    const givenReadModels = typeof readModels === 'object' && 'dataSource' in readModels;
+    if (this.readModelDataSource !== this.dataSource && !givenReadModels && this.readModelDataSource?.isInitialized) {
+      await this.readModelDataSource.destroy();
+    }
     if (this.options.store && !('dataSource' in this.options.store) && this.dataSource?.isInitialized) {
       await this.dataSource.destroy();
     }

@@ -56,6 +56,7 @@ import { InvalidArgumentError } from '../errors/index.js';
 import { UpcastingEventStore } from '../store/upcasting-event-store.js';
 import { SNAPSHOT_STORE } from '../store/snapshot-store.js';
 import { openDataSource } from '../store/typeorm/open-data-source.js';
+import { openReadModelDataSource } from '../store/typeorm/read-model-store.js';
 import { TypeOrmDeadLetterStore } from '../store/typeorm/typeorm-dead-letter-store.js';
 import { TypeOrmEventStore } from '../store/typeorm/typeorm-event-store.js';
 import { TypeOrmSnapshotStore } from '../store/typeorm/typeorm-snapshot-store.js';
@@ -66,7 +67,7 @@ import {
   type EventSourcingModuleOptions,
   type EventSourcingModuleStaticOptions,
 } from '../config/event-sourcing-options.js';
-import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER, EVENT_SOURCING_DATA_SOURCE } from '../config/tokens.js';
+import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER, EVENT_SOURCING_DATA_SOURCE, READ_MODEL_DATA_SOURCE } from '../config/tokens.js';
 
 export interface EventSourcingModuleAsyncOptions extends EventSourcingModuleStaticOptions, EventSourcingModuleStoresOption, Pick<ModuleMetadata, 'imports'> {
   useFactory: (...args: any[]) => EventSourcingModuleOptions | Promise<EventSourcingModuleOptions>;
@@ -86,7 +87,13 @@ const typeOrmStoreProviders: Provider[] = [
   { provide: EVENT_STORE_ADAPTER, useFactory: (ds: DataSource) => TypeOrmEventStore.create(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   { provide: SNAPSHOT_STORE, useFactory: (ds: DataSource) => new TypeOrmSnapshotStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   { provide: DEAD_LETTER_STORE, useFactory: (ds: DataSource) => new TypeOrmDeadLetterStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
-  { provide: CHECKPOINT_STORE, useFactory: (ds: DataSource) => new TypeOrmCheckpointStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
+  {
+    provide: READ_MODEL_DATA_SOURCE,
+    useFactory: (options: EventSourcingModuleOptions, ds: DataSource) => openReadModelDataSource(ds, options.store!, options.readModels),
+    inject: [EVENT_SOURCING_OPTIONS, EVENT_SOURCING_DATA_SOURCE],
+  },
+  // Checkpoints live with the read models: a projector moves its own in the transaction of its writes.
+  { provide: CHECKPOINT_STORE, useFactory: (ds: DataSource) => new TypeOrmCheckpointStore(ds), inject: [READ_MODEL_DATA_SOURCE] },
   { provide: TIMER_STORE, useFactory: (ds: DataSource) => new TypeOrmTimerStore(ds), inject: [EVENT_SOURCING_DATA_SOURCE] },
   {
     provide: PARTITION_LEASES,
@@ -107,7 +114,7 @@ const typeOrmStoreProviders: Provider[] = [
   {
     provide: PROJECTION_TRANSACTIONS,
     useFactory: (ds: DataSource, checkpoints: TypeOrmCheckpointStore) => new TypeOrmProjectionTransactions(ds, checkpoints),
-    inject: [EVENT_SOURCING_DATA_SOURCE, CHECKPOINT_STORE],
+    inject: [READ_MODEL_DATA_SOURCE, CHECKPOINT_STORE],
   },
 ];
 
@@ -251,7 +258,7 @@ export class EventSourcingModule implements NestModule {
         ...httpProviders,
       ],
       controllers,
-      exports: stores ? exported : [...exported, EVENT_SOURCING_DATA_SOURCE],
+      exports: stores ? exported : [...exported, EVENT_SOURCING_DATA_SOURCE, READ_MODEL_DATA_SOURCE],
     };
   }
 }

@@ -1,11 +1,11 @@
 import { Controller, Get, Inject, NotFoundException, Param } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE } from '@nest-es/core';
 import type { DataSource } from 'typeorm';
 
 /** The application's own route beside the library's: reads the projection. */
 @Controller('balances')
 export class BalancesController {
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   @Get(':accountId')
   async balance(@Param('accountId') accountId: string) {

@@ -1,12 +1,12 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { EVENT_SOURCING_DATA_SOURCE, OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, OnEvent, Projector, type StoredEvent } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AccountOpened, Deposited } from './account.aggregate.js';
 
 /** A read model in the store's SQLite database, changed in the same transaction as the checkpoint. */
 @Projector('balances')
 export class BalancesProjector implements OnModuleInit {
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async onModuleInit() {
     await this.dataSource.query('CREATE TABLE IF NOT EXISTS balances (account_id TEXT PRIMARY KEY, owner TEXT NOT NULL, balance INTEGER NOT NULL)');
