@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import type { StoreOptions } from '@nest-es/core';
 
 /*
- * pg, better-sqlite3, prom-client and @nestjs/cqrs are optional peer dependencies: an app runs
+ * pg, better-sqlite3, prom-client, @nestjs/cqrs and @opentelemetry/api are optional peer dependencies: an app runs
  * without the ones it does not use, and one that needs a missing one is told which to install.
  * Each case is a child process on the build (test/setup/build.global-setup.js) with some packages
  * made to look not installed.
@@ -28,8 +28,8 @@ function runWithout(refused: string[], app: { store: StoreOptions; http?: boolea
 const SQLITE: StoreOptions = { type: 'sqlite', database: ':memory:' };
 
 describe('optional peer dependencies', () => {
-  it('a SQLite app with HTTP and metrics off runs without pg, prom-client and @nestjs/cqrs', () => {
-    const result = runWithout(['pg', 'prom-client', '@nestjs/cqrs'], { store: SQLITE, http: true, metrics: false });
+  it('a SQLite app with HTTP and metrics off runs without pg, prom-client, @nestjs/cqrs and @opentelemetry/api (no tracing)', () => {
+    const result = runWithout(['pg', 'prom-client', '@nestjs/cqrs', '@opentelemetry/api'], { store: SQLITE, http: true, metrics: false });
     expect(result).toMatchObject({ commandStatus: 200, metricsStatus: 404 });
   });
 

@@ -5,10 +5,13 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { configurePokerApp } from './http/configure-poker-app.js';
 import { loadPokerConfig, redactUrl } from './poker-config.js';
 import { PokerServerModule } from './poker-server.module.js';
+import { withTracing } from './tracing.js';
 
 async function bootstrap(): Promise<void> {
   const config = loadPokerConfig();
-  const app = await NestFactory.create<NestExpressApplication>(PokerServerModule.forRoot({ store: config.store, auth: config.auth, requestsPerMinute: config.requestsPerMinute }));
+  const app = await NestFactory.create<NestExpressApplication>(
+    withTracing(PokerServerModule.forRoot({ store: config.store, auth: config.auth, requestsPerMinute: config.requestsPerMinute })),
+  );
   configurePokerApp(app);
   app.enableShutdownHooks();
   await app.listen(config.port);

@@ -15,6 +15,7 @@ import { invokeHandler } from './handler-invoker.js';
 import type { NormalizedHandlerResult } from '../model/handler-result.js';
 import type { EventMetadataInput } from './new-event.js';
 import type { CommandResult } from '../model/send-options.js';
+import { Tracing } from '../runtime/tracing.js';
 
 /** A validated command with everything the pipeline needs to run it. */
 export interface CommandEnvelope {
@@ -50,6 +51,7 @@ export class CommandExecutor {
     private readonly loader: AggregateLoader,
     private readonly merge: MergeResolver,
     private readonly appender: EventAppender,
+    private readonly tracing: Tracing,
     @Optional() @Inject(COMMAND_AUTHORIZER) private readonly authorizer?: CommandAuthorizer,
   ) {}
 
@@ -84,8 +86,10 @@ export class CommandExecutor {
       };
       let decided: NormalizedHandlerResult;
       try {
-        await this.authorize(envelope, loaded);
-        decided = await this.decide(envelope, loaded, expected, context);
+        decided = await this.tracing.span('decide', { attributes: { 'es.sequence': loaded.sequence } }, async () => {
+          await this.authorize(envelope, loaded);
+          return this.decide(envelope, loaded, expected, context);
+        });
       } catch (error) {
         // A refusal decided on unchecked state must hold on the current one.
         if (verified || !(error instanceof EventSourcingError)) throw error;

@@ -6,6 +6,7 @@ import { MergeInterceptors } from '../merge/merge-interceptors.js';
 import { normalizeMergeStrategy } from '../model/merge-strategy.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { MetricsService } from '../runtime/metrics.service.js';
+import { Tracing, type TraceSpan } from '../runtime/tracing.js';
 import { AggregateDispatcher } from '../scheduling/index.js';
 import { COMMAND_DISPATCHER } from '../config/tokens.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
@@ -30,6 +31,7 @@ export class CommandGateway {
     private readonly metrics: MetricsService,
     private readonly mergeInterceptors: MergeInterceptors,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
+    private readonly tracing: Tracing,
   ) {}
 
   /** Whether one of our aggregates handles this command (used by the @nestjs/cqrs bridge). */
@@ -38,32 +40,37 @@ export class CommandGateway {
   }
 
   /** Sends a command; with a sync mode, also waits for its consequences (SYNC_TIMEOUT when they are late). */
-  async send(command: object, options: SendOptions = {}): Promise<CommandResult> {
-    const started = performance.now();
+  send(command: object, options: SendOptions = {}): Promise<CommandResult> {
     const handler = this.registry.handlerForInstance(command);
-    let outcome = 'ok';
-    try {
-      const result = await this.admission.run(() => this.dispatch(command, handler, options));
-      const mode = options.syncMode ?? SyncMode.ASYNC;
-      if (mode !== SyncMode.ASYNC) {
-        const timeout = options.syncTimeoutMs ?? this.options.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS;
-        await this.syncWaiter.wait(result, mode, timeout, result.events[0]?.metadata.correlationId ?? options.correlationId ?? result.commandId);
+    return this.tracing.span(commandSpanName(command, handler), { attributes: commandAttributes(handler, options) }, async (span) => {
+      const started = performance.now();
+      let outcome = 'ok';
+      try {
+        const result = await this.admission.run(() => this.dispatch(command, handler, options, span));
+        const mode = options.syncMode ?? SyncMode.ASYNC;
+        if (mode !== SyncMode.ASYNC) {
+          const timeout = options.syncTimeoutMs ?? this.options.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS;
+          await this.syncWaiter.wait(result, mode, timeout, result.events[0]?.metadata.correlationId ?? options.correlationId ?? result.commandId);
+        }
+        return result;
+      } catch (error) {
+        outcome = (error as { code?: string }).code ?? 'INTERNAL';
+        throw error;
+      } finally {
+        if (handler) this.metrics.recordCommand(handler.aggregate.type, handler.commandType, outcome, (performance.now() - started) / 1000);
       }
-      return result;
-    } catch (error) {
-      outcome = (error as { code?: string }).code ?? 'INTERNAL';
-      throw error;
-    } finally {
-      if (handler) this.metrics.recordCommand(handler.aggregate.type, handler.commandType, outcome, (performance.now() - started) / 1000);
-    }
+    });
   }
 
   /** For sagas and process managers: admitted while shutting down, so they can finish their batch. */
   sendInternal(command: object, options: SendOptions): Promise<CommandResult> {
-    return this.admission.run(() => this.dispatch(command, this.registry.handlerForInstance(command), options), true);
+    const handler = this.registry.handlerForInstance(command);
+    return this.tracing.span(commandSpanName(command, handler), { attributes: commandAttributes(handler, options) }, (span) =>
+      this.admission.run(() => this.dispatch(command, handler, options, span), true),
+    );
   }
 
-  private async dispatch(command: object, handler: CommandHandlerDefinition | undefined, options: SendOptions): Promise<CommandResult> {
+  private async dispatch(command: object, handler: CommandHandlerDefinition | undefined, options: SendOptions, span: TraceSpan): Promise<CommandResult> {
     if (!handler) {
       throw new NotFoundError(`no aggregate handles command ${command?.constructor?.name ?? typeof command}`);
     }
@@ -75,7 +82,9 @@ export class CommandGateway {
     const commandId = options.commandId ?? timeOrderedId();
     const fingerprint = options.commandId === undefined ? undefined : commandFingerprint(handler.commandType, command);
     const stream = { aggregateType: handler.aggregate.type, aggregateId };
-    return this.dispatcher.dispatch(stream.aggregateType, aggregateId, () =>
+    span.setAttributes({ 'es.aggregate.id': aggregateId, 'es.command.id': commandId, 'es.correlation_id': options.correlationId ?? commandId });
+    // The lane may run the command from another caller's continuation: it runs in this command's span.
+    const execute = this.tracing.bind(() =>
       this.executor.execute({
         handler,
         command,
@@ -92,7 +101,24 @@ export class CommandGateway {
         authorize: options.authorize ?? options.principal !== undefined,
       }),
     );
+    const result = await this.dispatcher.dispatch(stream.aggregateType, aggregateId, execute);
+    if (result.duplicate) span.setAttributes({ 'es.command.duplicate': true });
+    return result;
   }
+}
+
+function commandSpanName(command: object, handler: CommandHandlerDefinition | undefined): string {
+  return `command ${handler?.commandType ?? command?.constructor?.name ?? typeof command}`;
+}
+
+/** What is known of a command before it is validated; its id, aggregate id and correlation id follow. */
+function commandAttributes(handler: CommandHandlerDefinition | undefined, options: SendOptions) {
+  return {
+    'es.command.type': handler?.commandType,
+    'es.aggregate.type': handler?.aggregate.type,
+    'es.sync_mode': options.syncMode ?? SyncMode.ASYNC,
+    'es.causation_id': options.causationId,
+  };
 }
 
 /** The target id comes from the options or the command's `@AggregateId()` property; both must agree. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AggregateDefinition } from '../model/aggregate-definition.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
+import { Tracing } from '../runtime/tracing.js';
 import { Snapshotter } from '../snapshot/snapshotter.js';
 import type { StreamId } from '../model/event-envelope.js';
 import { EVENT_STORE, type AppendResult, type EventStore } from '../store/event-store.js';
@@ -44,10 +45,20 @@ export class EventAppender {
     private readonly loader: AggregateLoader,
     private readonly snapshotter: Snapshotter,
     private readonly notifier: EventNotifier,
+    private readonly tracing: Tracing,
   ) {}
 
-  async append(request: DecidedAppend): Promise<AppendedAggregate> {
-    const { aggregate, stream, loaded, metadata, occurredAt } = request;
+  append(request: DecidedAppend): Promise<AppendedAggregate> {
+    const { stream, loaded } = request;
+    const attributes = { 'es.aggregate.type': stream.aggregateType, 'es.aggregate.id': stream.aggregateId, 'es.sequence': loaded.sequence, 'es.events.count': request.events.length };
+    return this.tracing.span('append', { kind: 'producer', attributes }, () => this.appendInSpan(request));
+  }
+
+  private async appendInSpan(request: DecidedAppend): Promise<AppendedAggregate> {
+    const { aggregate, stream, loaded, occurredAt } = request;
+    // The events carry this span's context: their deliveries are its children, however much later they run.
+    const metadata = { ...request.metadata };
+    this.tracing.inject(metadata);
     const events = request.events.map((event, index) => toNewEvent(event, index === 0 ? metadata : { ...metadata, eventId: undefined }, occurredAt));
     const appended = await this.store.append({ stream, expectedSequence: loaded.sequence, events, commandId: request.commandId, commandFingerprint: request.commandFingerprint });
     const after = this.loader.advance(aggregate, stream, loaded, events, appended.sequence);

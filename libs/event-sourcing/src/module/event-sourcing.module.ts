@@ -23,6 +23,7 @@ import { EventSourcingExceptionFilter } from '../http/event-sourcing-exception.f
 import { HealthController } from '../http/health.controller.js';
 import { MetricsController } from '../http/metrics.controller.js';
 import { createPrometheusMetrics, MetricsService, NoopMetricsService } from '../runtime/metrics.service.js';
+import { createTracing, NoopTracing, Tracing } from '../runtime/tracing.js';
 import { MergeInterceptors } from '../merge/merge-interceptors.js';
 import { MergeResolver } from '../command/merge-resolver.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
@@ -149,6 +150,7 @@ const runtimeProviders: Provider[] = [
       new AggregateDispatcher('commands', supplier, options.dispatcherParallelism),
     inject: [EVENT_SOURCING_OPTIONS, AGGREGATE_SCHEDULER_SUPPLIER],
   },
+  { provide: Tracing, useFactory: createTracing },
   EventSourcingRegistry,
   AggregateExplorer,
   SubscriberExplorer,
@@ -202,10 +204,16 @@ const exported = [
 /** The framework as one global Nest module: `forRoot(options)` or `forRootAsync({useFactory, inject, imports})`. */
 @Module({})
 export class EventSourcingModule implements NestModule {
-  constructor(@Optional() @Inject(EVENT_SOURCING_HTTP_OPTIONS) private readonly http?: EventSourcingHttpOptions) {}
+  constructor(
+    private readonly tracing: Tracing,
+    @Optional() @Inject(EVENT_SOURCING_HTTP_OPTIONS) private readonly http?: EventSourcingHttpOptions,
+  ) {}
 
-  /** Security headers and the CORS policy, on every route Nest serves. */
+  /** An incoming `traceparent`, then security headers and the CORS policy, on every route Nest serves. */
   configure(consumer: MiddlewareConsumer): void {
+    if (!(this.tracing instanceof NoopTracing)) {
+      consumer.apply((request: { headers: Record<string, unknown> }, _response: unknown, next: () => void) => this.tracing.continueFrom(request.headers, next)).forRoutes('{*path}');
+    }
     if (!this.http) return;
     if (this.http.helmet !== false) consumer.apply(helmet(this.http.helmet)).forRoutes('{*path}');
     if (this.http.cors) consumer.apply(cors(this.http.cors as cors.CorsOptions)).forRoutes('{*path}');

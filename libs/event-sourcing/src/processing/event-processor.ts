@@ -7,6 +7,7 @@ import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
+import { Tracing } from '../runtime/tracing.js';
 import { CompositeEventDispatcher, DEFAULT_PARALLELISM, DefaultAggregateSchedulerSupplier } from '../scheduling/index.js';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
 import { PROJECTION_TRANSACTIONS, type ProjectionTransactions } from '../store/projection-transactions.js';
@@ -55,6 +56,7 @@ export class EventProcessor {
     @Inject(PROJECTION_TRANSACTIONS) private readonly transactions: ProjectionTransactions,
     private readonly appender: EventAppender,
     @Inject(PARTITION_LEASES) private readonly leases: PartitionLeases,
+    private readonly tracing: Tracing,
   ) {}
 
   async start(): Promise<void> {
@@ -147,9 +149,9 @@ export class EventProcessor {
     const guard = new DeliveryGuard(subscriber, this.deadLetters);
     switch (subscriber.kind) {
       case 'projector':
-        return new ProjectorHandler(subscriber, this.transactions, guard, checkpoint);
+        return new ProjectorHandler(subscriber, this.transactions, guard, this.tracing, checkpoint);
       case 'saga':
-        return new SagaHandler(subscriber, dispatcher.lanes, this.checkpoints, this.sender, guard, checkpoint);
+        return new SagaHandler(subscriber, dispatcher.lanes, this.checkpoints, this.sender, guard, this.tracing, checkpoint);
       case 'process-manager':
         return new ProcessManagerHandler(subscriber, {
           lanes: dispatcher.lanes,
@@ -160,6 +162,7 @@ export class EventProcessor {
           sender: this.sender,
           appender: this.appender,
           guard,
+          tracing: this.tracing,
           checkpoint,
         });
     }

@@ -7,6 +7,7 @@ import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
 import { COMMAND_DISPATCHER } from '../config/tokens.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
+import { Tracing } from '../runtime/tracing.js';
 import type { AggregateDispatcher } from '../scheduling/index.js';
 import type { StoredEvent } from '../model/event-envelope.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
@@ -28,6 +29,7 @@ export class FactAppender {
     private readonly admission: AdmissionGate,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
+    private readonly tracing: Tracing,
   ) {}
 
   append(fact: FactEmission, cause: { correlationId: string; causationId: string }): Promise<StoredEvent> {
@@ -41,7 +43,8 @@ export class FactAppender {
     const externalId = validateId('fact externalId', fact.externalId);
     return this.admission.run(
       () =>
-        this.dispatcher.dispatch(stream.aggregateType, stream.aggregateId, async () => {
+        // Bound to the emitting delivery's span, which the lane may not run in otherwise.
+        this.dispatcher.dispatch(stream.aggregateType, stream.aggregateId, this.tracing.bind(async () => {
           for (;;) {
             const existing = await this.store.findByExternalId(stream, externalId);
             if (existing) return existing;
@@ -68,7 +71,7 @@ export class FactAppender {
               this.loader.forget(stream);
             }
           }
-        }),
+        })),
       true,
     );
   }

@@ -9,8 +9,10 @@ import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { EventStore } from '../store/event-store.js';
 import { ConcurrencyError, DuplicateCommandError } from '../store/store-errors.js';
 import type { ProcessTimer, TimerStore } from '../store/timer-store.js';
+import type { Tracing } from '../runtime/tracing.js';
 import type { BatchHandler } from './batch-handler.js';
 import type { DeliveryGuard } from './delivery-guard.js';
+import { deliverySpan } from './delivery-span.js';
 import { deterministicId } from './deterministic-id.js';
 import { toEmissions, type CommandRejection, type ProcessContext, type ProcessReaction } from './emissions.js';
 import { MAX_COMPENSATION_DEPTH, type EmissionSender } from './emission-sender.js';
@@ -24,6 +26,7 @@ export interface ProcessManagerDependencies {
   sender: EmissionSender;
   appender: EventAppender;
   guard: DeliveryGuard;
+  tracing: Tracing;
   /** The checkpoint of the partition this handler runs for (default: the subscriber's name). */
   checkpoint?: string;
 }
@@ -69,14 +72,16 @@ export class ProcessManagerHandler implements BatchHandler {
 
   redeliver(event: StoredEvent): Promise<void> {
     const handler = this.subscriber.handlers.get(event.type)!;
-    return this.run({
-      correlationId: event.metadata.correlationId,
-      triggerId: `event:${event.metadata.eventId}`,
-      canStart: this.process.startsOn.has(event.type),
-      now: event.occurredAt,
-      react: (state, context) => handler(event.payload, state, context, event),
-      event,
-    });
+    return deliverySpan(this.deps.tracing, this.subscriber, event, () =>
+      this.run({
+        correlationId: event.metadata.correlationId,
+        triggerId: `event:${event.metadata.eventId}`,
+        canStart: this.process.startsOn.has(event.type),
+        now: event.occurredAt,
+        react: (state, context) => handler(event.payload, state, context, event),
+        event,
+      }),
+    );
   }
 
   /** Runs a due timer in the instance's lane; the timer poller marks it fired afterwards. */

@@ -1,8 +1,10 @@
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import type { StoredEvent } from '../model/event-envelope.js';
 import type { ProjectionTransactions } from '../store/projection-transactions.js';
+import type { Tracing } from '../runtime/tracing.js';
 import type { BatchHandler } from './batch-handler.js';
 import { CheckpointMovedError, isFinalDeliveryError, type DeliveryGuard } from './delivery-guard.js';
+import { deliverySpan } from './delivery-span.js';
 
 /**
  * A projector's batch runs in one transaction with its checkpoint, so its effects on a read model
@@ -14,6 +16,7 @@ export class ProjectorHandler implements BatchHandler {
     private readonly subscriber: SubscriberDefinition,
     private readonly transactions: ProjectionTransactions,
     private readonly guard: DeliveryGuard,
+    private readonly tracing: Tracing,
     /** The checkpoint of the partition this handler runs for. */
     private readonly checkpoint: string = subscriber.name,
   ) {}
@@ -59,7 +62,7 @@ export class ProjectorHandler implements BatchHandler {
   }
 
   private async project(event: StoredEvent, manager: unknown): Promise<void> {
-    await this.subscriber.handlers.get(event.type)!(event.payload, event, manager);
+    await deliverySpan(this.tracing, this.subscriber, event, async () => this.subscriber.handlers.get(event.type)!(event.payload, event, manager));
   }
 
   private async advance(manager: unknown, from: number, to: number): Promise<void> {

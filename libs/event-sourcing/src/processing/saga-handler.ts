@@ -3,8 +3,10 @@ import type { SubscriberDefinition } from '../discovery/subscriber-definition.js
 import type { AggregateDispatcher } from '../scheduling/index.js';
 import type { StoredEvent } from '../model/event-envelope.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
+import type { Tracing } from '../runtime/tracing.js';
 import type { BatchHandler } from './batch-handler.js';
 import type { DeliveryGuard } from './delivery-guard.js';
+import { deliverySpan } from './delivery-span.js';
 import { toEmissions, type Emission } from './emissions.js';
 import { MAX_COMPENSATION_DEPTH, type EmissionCause, type EmissionSender } from './emission-sender.js';
 
@@ -21,6 +23,7 @@ export class SagaHandler implements BatchHandler {
     private readonly checkpoints: CheckpointStore,
     private readonly sender: EmissionSender,
     private readonly guard: DeliveryGuard,
+    private readonly tracing: Tracing,
     /** The checkpoint of the partition this handler runs for. */
     private readonly checkpoint: string = subscriber.name,
   ) {
@@ -35,13 +38,15 @@ export class SagaHandler implements BatchHandler {
     return true;
   }
 
-  async redeliver(event: StoredEvent): Promise<void> {
-    const emitted = toEmissions((await this.subscriber.handlers.get(event.type)!(event.payload, event)) as never);
-    await this.sendAndCompensate(emitted, {
-      idBase: [this.subscriber.name, event.metadata.eventId],
-      correlationId: event.metadata.correlationId,
-      causationId: event.metadata.eventId,
-      event,
+  redeliver(event: StoredEvent): Promise<void> {
+    return deliverySpan(this.tracing, this.subscriber, event, async () => {
+      const emitted = toEmissions((await this.subscriber.handlers.get(event.type)!(event.payload, event)) as never);
+      await this.sendAndCompensate(emitted, {
+        idBase: [this.subscriber.name, event.metadata.eventId],
+        correlationId: event.metadata.correlationId,
+        causationId: event.metadata.eventId,
+        event,
+      });
     });
   }
 

@@ -1,0 +1,80 @@
+import {
+  type Attributes,
+  context,
+  type Context,
+  createTraceState,
+  isSpanContextValid,
+  propagation,
+  ROOT_CONTEXT,
+  type SpanContext,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+} from '@opentelemetry/api';
+import { type SpanOptions, type TraceAttributes, Tracing, type TraceSpan } from './tracing.js';
+
+const KINDS = { internal: SpanKind.INTERNAL, producer: SpanKind.PRODUCER, consumer: SpanKind.CONSUMER };
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/**
+ * Tracing over @opentelemetry/api; importing this file loads it. Event metadata always gets the
+ * W3C format whatever propagator the application registered: it is stored, and must read back the
+ * same after a change of configuration. Request headers go through the application's propagator.
+ */
+export class OpenTelemetryTracing extends Tracing {
+  private readonly tracer = trace.getTracer('@nest-es/core');
+
+  span<T>(name: string, options: SpanOptions, work: (span: TraceSpan) => Promise<T>): Promise<T> {
+    // A delivery's parent is its event's context, never what happens to be active in the subscription's loop.
+    const parent = options.parentFrom ? (contextOf(options.parentFrom) ?? ROOT_CONTEXT) : context.active();
+    return this.tracer.startActiveSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes: defined(options.attributes) }, parent, async (span) => {
+      try {
+        return await work({ setAttributes: (attributes) => span.setAttributes(defined(attributes)) });
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (typeof code === 'string') span.setAttribute('es.error.code', code);
+        span.recordException(error instanceof Error ? error : String(error));
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  bind<T>(work: () => Promise<T>): () => Promise<T> {
+    return context.bind(context.active(), work);
+  }
+
+  inject(metadata: Record<string, unknown>): void {
+    const span = trace.getActiveSpan()?.spanContext();
+    if (!span || !isSpanContextValid(span)) return;
+    metadata.traceparent = `00-${span.traceId}-${span.spanId}-${span.traceFlags & TraceFlags.SAMPLED ? '01' : '00'}`;
+    const state = span.traceState?.serialize();
+    if (state) metadata.tracestate = state;
+  }
+
+  continueFrom<T>(headers: Record<string, unknown>, work: () => T): T {
+    if (trace.getActiveSpan()) return work();
+    return context.with(propagation.extract(context.active(), headers), work);
+  }
+}
+
+/** The context a stored `traceparent` names; undefined when there is none or it is malformed. */
+function contextOf(metadata: Record<string, unknown>): Context | undefined {
+  const match = typeof metadata.traceparent === 'string' ? TRACEPARENT.exec(metadata.traceparent) : null;
+  if (!match) return undefined;
+  const span: SpanContext = {
+    traceId: match[1],
+    spanId: match[2],
+    traceFlags: Number.parseInt(match[3], 16) & TraceFlags.SAMPLED,
+    isRemote: true,
+    ...(typeof metadata.tracestate === 'string' ? { traceState: createTraceState(metadata.tracestate) } : {}),
+  };
+  return isSpanContextValid(span) ? trace.setSpanContext(ROOT_CONTEXT, span) : undefined;
+}
+
+function defined(attributes: TraceAttributes = {}): Attributes {
+  return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value !== undefined)) as Attributes;
+}
