@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { CommandGateway, SNAPSHOT_STORE, type SnapshotStore, type StoreOptions } from '@nest-es/core';
+import { CommandGateway, EVENT_STORE_ADAPTER, type EventStore, SNAPSHOT_STORE, type SnapshotStore, type StoreOptions } from '@nest-es/core';
 import { DepositFunds, RegisterPlayer } from '../apps/poker/src/player/index.js';
 import { PlayerTokens } from '../apps/poker/src/auth/player-tokens.service.js';
 import { createPokerApp } from './support/poker-app.js';
@@ -86,6 +86,34 @@ describe('the maintenance CLI (npm run cli), run as a process on the database un
     expect(unknown.stderr).toMatch(/unknown projector 'nope'; known: .*balances/);
   });
 
+  it('events types counts the stored events by type and version and fails on those no upcaster reads', async () => {
+    const clean = await cli(store, 'events', 'types');
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toMatch(/^type\s+version\s+events\s+first position\s+last position\s+read as$/m);
+    expect(clean.stdout).toMatch(/^PlayerRegistered\s+v1\s+5\s+\d+\s+\d+\s+current$/m);
+    expect(clean.stdout).toMatch(/^FundsDeposited\s+v1\s+15\s+\d+\s+\d+\s+current$/m);
+
+    const app = await createPokerApp(store.options);
+    try {
+      const metadata = (eventId: string) => ({ eventId, commandId: null, correlationId: eventId, causationId: null });
+      await app.get<EventStore>(EVENT_STORE_ADAPTER).append({
+        stream: { aggregateType: 'player', aggregateId: 'cli-legacy' },
+        expectedSequence: 0,
+        events: [
+          { type: 'RetiredThing', payload: {}, metadata: metadata('legacy-1') },
+          { type: 'FundsDeposited', schemaVersion: 9, payload: { amount: 1 }, metadata: metadata('legacy-2') },
+        ],
+      });
+    } finally {
+      await app.close();
+    }
+    const flagged = await cli(store, 'events', 'types');
+    expect(flagged.code).toBe(1);
+    expect(flagged.stdout).toMatch(/^RetiredThing\s+v1\s+1\s+(\d+)\s+\1\s+NO EVENT CLASS: no upcaster reads it$/m);
+    expect(flagged.stdout).toMatch(/^FundsDeposited\s+v9\s+1\s+(\d+)\s+\1\s+NEWER than this code's v1: no upcaster reads it$/m);
+    expect(flagged.stderr).toMatch(/2 stored event\(s\) have no upcaster to a version this code declares/);
+  });
+
   it('says what is missing when no application is given, and lists its commands on --help', async () => {
     const bare = await run(process.execPath, ['libs/event-sourcing/dist/cli/main.js', 'snapshots', 'rebuild', 'player'], { env: { ...process.env, NEST_ES_APP: '' } }).catch((error) => error);
     expect(bare.code).toBe(1);
@@ -96,5 +124,6 @@ describe('the maintenance CLI (npm run cli), run as a process on the database un
     const help = await run(process.execPath, ['libs/event-sourcing/dist/cli/main.js', '--help']);
     expect(help.stdout).toMatch(/snapshots/);
     expect(help.stdout).toMatch(/projections/);
+    expect(help.stdout).toMatch(/events/);
   });
 });

@@ -85,7 +85,7 @@ export { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } fro
 export { EVENT_STORE, EVENT_STORE_ADAPTER, type AppendRequest, type AppendResult, type CommandRecord, type EventStore, type ReadAllOptions, type ReadStreamOptions, type StreamIdsOptions } from './store/event-store.js';
 export { SNAPSHOT_STORE, CorruptSnapshotError, type Snapshot, type SnapshotStore } from './store/snapshot-store.js';
 export { CHECKPOINT_STORE, type CheckpointStore } from './store/checkpoint-store.js';
-export { DEAD_LETTER_STORE, type DeadLetter, type DeadLetterKind, type DeadLetterStatus, type DeadLetterStore, type NewDeadLetter } from './store/dead-letter-store.js';
+export { DEAD_LETTER_STORE, type DeadLetter, type DeadLetterKind, type DeadLetterQuery, type DeadLetterStatus, type DeadLetterStore, type NewDeadLetter } from './store/dead-letter-store.js';
 export { TIMER_STORE, type ProcessTimer, type TimerStore } from './store/timer-store.js';
 export { PROJECTION_TRANSACTIONS, type ProjectionTransactions } from './store/projection-transactions.js';
 
@@ -112,7 +112,7 @@ export { ensureSchema } from './store/typeorm/schema/migrate.js';
 export { addCommandOperations } from './http/openapi/command-operations.js';
 
 // Operations: dead letters and rebuilds
-export { DeadLetterService, type DeadLetterFilter, type RetriedDeadLetter } from './dead-letter/dead-letter.service.js';
+export { DeadLetterService, type DeadLetterFilter, type DeadLetterPage, type RetriedDeadLetter } from './dead-letter/dead-letter.service.js';
 export { SnapshotRebuilder, type RebuildProgress, type RebuildSummary } from './maintenance/snapshot-rebuilder.js';
 export { ProjectionRebuilder, type ProjectionRebuildProgress, type ProjectionRebuildSummary } from './maintenance/projection-rebuilder.js';
 

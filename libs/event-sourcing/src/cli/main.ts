@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { loadMaintenanceEntry } from './application.js';
+import { eventTypes } from './event-types.command.js';
 import { rebuildProjection } from './rebuild-projection.command.js';
 import { rebuildSnapshots } from './rebuild-snapshots.command.js';
 
@@ -31,6 +32,15 @@ program
   .argument('<projector>', 'the projector name, e.g. balances')
   .action(async (projector: string) => {
     process.exitCode = await rebuildProjection(await application(), projector);
+  });
+
+program
+  .command('events')
+  .description('the stored events')
+  .command('types')
+  .description('count the stored events by type and version, and tell which this code cannot read as its current version')
+  .action(async () => {
+    process.exitCode = await eventTypes(await application());
   });
 
 program

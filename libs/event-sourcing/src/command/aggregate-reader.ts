@@ -33,12 +33,25 @@ export class AggregateReader {
     return { state: loaded.state, sequence: loaded.sequence };
   }
 
+  /** The aggregate's events after `afterSequence`, all of them (`eventPage` reads a bounded page). */
   async events(aggregateType: string, aggregateId: string, afterSequence = 0): Promise<StoredEvent[]> {
+    return this.read(aggregateType, aggregateId, { afterSequence });
+  }
+
+  /** Up to `limit` events after `afterSequence`, and whether more follow. */
+  async eventPage(aggregateType: string, aggregateId: string, afterSequence: number, limit: number): Promise<{ events: StoredEvent[]; more: boolean }> {
+    // Sequences are dense, so a page is a sequence range; one event past it tells whether more follow
+    // (capped: the column holds no sequence past MAX_SEQUENCE).
+    const events = await this.read(aggregateType, aggregateId, { afterSequence, toSequence: Math.min(afterSequence + limit + 1, MAX_SEQUENCE) });
+    return { events: events.slice(0, limit), more: events.length > limit };
+  }
+
+  private read(aggregateType: string, aggregateId: string, range: { afterSequence: number; toSequence?: number }): Promise<StoredEvent[]> {
     this.aggregate(aggregateType);
-    if (!isSequence(afterSequence)) {
-      throw new InvalidArgumentError(`afterSequence must be a whole number from 0 to ${MAX_SEQUENCE}, got ${afterSequence}`);
+    if (!isSequence(range.afterSequence)) {
+      throw new InvalidArgumentError(`afterSequence must be a whole number from 0 to ${MAX_SEQUENCE}, got ${range.afterSequence}`);
     }
-    return this.store.readStream({ aggregateType, aggregateId: validateId('aggregate id', aggregateId) }, { afterSequence });
+    return this.store.readStream({ aggregateType, aggregateId: validateId('aggregate id', aggregateId) }, range);
   }
 
   aggregate(aggregateType: string): AggregateDefinition {

@@ -4,6 +4,7 @@ import { unstorableStringReason } from '../store/storable-value.js';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors/index.js';
 import { DEAD_LETTER_STORE, type DeadLetter, type DeadLetterKind, type DeadLetterStatus, type DeadLetterStore } from '../store/dead-letter-store.js';
 import { CommandDeadLetterRetrier } from './command-retrier.js';
+import { decodeCursor, encodeCursor } from './dead-letter-cursor.js';
 
 /**
  * Re-runs one dead letter. `body` is what the reviewer sent with the retry (for commands:
@@ -15,6 +16,12 @@ export type DeadLetterRetrier = (letter: DeadLetter, body: Record<string, unknow
 export interface DeadLetterFilter {
   status?: DeadLetterStatus;
   kind?: DeadLetterKind;
+}
+
+export interface DeadLetterPage {
+  deadLetters: DeadLetter[];
+  /** Pass it back as `cursor` for the next page; absent on the last page. */
+  nextCursor?: string;
 }
 
 export interface RetriedDeadLetter {
@@ -55,13 +62,26 @@ export class DeadLetterService {
     this.retriers.set(kind, retrier);
   }
 
+  /** Every letter the filter matches, oldest first. */
   list(filter: DeadLetterFilter = {}): Promise<DeadLetter[]> {
+    return this.store.list(this.checked(filter));
+  }
+
+  /** One page of `list`: `limit` letters after `cursor` (the previous page's `nextCursor`). */
+  async page(filter: DeadLetterFilter, limit: number, cursor?: string): Promise<DeadLetterPage> {
+    const letters = await this.store.list({ ...this.checked(filter), after: cursor === undefined ? undefined : decodeCursor(cursor), limit: limit + 1 });
+    const deadLetters = letters.slice(0, limit);
+    const last = deadLetters.at(-1);
+    return letters.length > limit && last ? { deadLetters, nextCursor: encodeCursor(last) } : { deadLetters };
+  }
+
+  private checked(filter: DeadLetterFilter): DeadLetterFilter {
     for (const [name, value, allowed] of [['status', filter.status, STATUSES], ['kind', filter.kind, KINDS]] as const) {
       if (value !== undefined && !allowed.includes(value)) {
         throw new InvalidArgumentError(`${name} must be one of ${allowed.join(', ')}, got ${describe(value)}`);
       }
     }
-    return this.store.list(filter);
+    return { status: filter.status, kind: filter.kind };
   }
 
   async get(id: string): Promise<DeadLetter> {

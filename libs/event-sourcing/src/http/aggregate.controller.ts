@@ -3,11 +3,11 @@ import type { Request } from 'express';
 import type { ReadContext } from '../model/aggregate-view.js';
 import { principalOf } from './principal-of.js';
 import { AggregateReader, type AggregateSnapshotView } from '../command/aggregate-reader.js';
-import { describe } from '../command/command-validation.js';
 import type { AggregateDefinition } from '../model/aggregate-definition.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
-import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
+import { NotFoundError } from '../errors/index.js';
 import { MAX_SEQUENCE } from '../model/event-envelope.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, wholeNumber } from './paging.js';
 import { EventSourcingGuard } from './configured-guards.js';
 import { toDetailedWireEvent, type WireEvent } from './wire-event.js';
 
@@ -15,6 +15,15 @@ import { toDetailedWireEvent, type WireEvent } from './wire-event.js';
  * `GET /aggregates/:type/:id` and its events, mounted by `http.aggregateReads`, for aggregates that
  * declare a `view`: the reader sees what the view gives them. Others answer 404 like unknown types.
  */
+/** A page of `GET /aggregates/:type/:id/events`. */
+export interface EventPage {
+  aggregateType: string;
+  aggregateId: string;
+  events: WireEvent[];
+  /** The `afterSequence` of the next page; absent on the last page. */
+  nextAfterSequence?: number;
+}
+
 @Controller('aggregates')
 @UseGuards(EventSourcingGuard)
 export class AggregateController {
@@ -31,26 +40,30 @@ export class AggregateController {
     return { state: view === true ? state : view.state!(state, reader), sequence };
   }
 
+  /**
+   * One page of the aggregate's events: `afterSequence` is the cursor (0 = from the start), `limit`
+   * the page size; `nextAfterSequence` is there when more events follow.
+   */
   @Get(':aggregateType/:aggregateId/events')
   async events(
     @Param('aggregateType') aggregateType: string,
     @Param('aggregateId') aggregateId: string,
     @Req() request: Request,
-    @Query('afterSequence') afterSequence?: string,
-  ): Promise<{ aggregateType: string; aggregateId: string; events: WireEvent[] }> {
+    @Query('afterSequence') afterSequence?: unknown,
+    @Query('limit') limit?: unknown,
+  ): Promise<EventPage> {
     const view = this.readable(aggregateType, 'event').view!;
-    if (afterSequence !== undefined && (typeof afterSequence !== 'string' || !/^\d{1,10}$/.test(afterSequence))) {
-      throw new InvalidArgumentError(`afterSequence must be a whole number from 0 to ${MAX_SEQUENCE}, given once; got ${describe(afterSequence)}`);
-    }
-    const after = afterSequence === undefined ? 0 : Number(afterSequence);
-    const events = await this.reader.events(aggregateType, aggregateId, after);
-    const reader: ReadContext = { principal: principalOf(request), aggregateType, aggregateId, sequence: events.at(-1)?.sequence ?? after };
+    const after = afterSequence === undefined ? 0 : wholeNumber('afterSequence', afterSequence, 0, MAX_SEQUENCE);
+    const size = limit === undefined ? DEFAULT_PAGE_SIZE : wholeNumber('limit', limit, 1, MAX_PAGE_SIZE);
+    const { events, more } = await this.reader.eventPage(aggregateType, aggregateId, after, size);
+    const last = events.at(-1)?.sequence ?? after;
+    const reader: ReadContext = { principal: principalOf(request), aggregateType, aggregateId, sequence: last };
     const shown: WireEvent[] = [];
     for (const event of events) {
       const payload = view === true ? event.payload : view.event!(event, reader);
       if (payload !== undefined) shown.push({ ...toDetailedWireEvent(event), payload });
     }
-    return { aggregateType, aggregateId, events: shown };
+    return { aggregateType, aggregateId, events: shown, ...(more ? { nextAfterSequence: last } : {}) };
   }
 
   private readable(aggregateType: string, part: 'state' | 'event'): AggregateDefinition {

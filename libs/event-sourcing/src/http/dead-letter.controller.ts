@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { describe } from '../command/command-validation.js';
-import { DeadLetterService, type RetriedDeadLetter } from '../dead-letter/dead-letter.service.js';
+import { DeadLetterService, type DeadLetterPage, type RetriedDeadLetter } from '../dead-letter/dead-letter.service.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { EventSourcingAdminGuard } from './configured-guards.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, wholeNumber } from './paging.js';
 import type { DeadLetter, DeadLetterKind, DeadLetterStatus } from '../store/dead-letter-store.js';
 
 /** The dead-letter routes: review, retry and discard parked messages; mounted only with `http.adminGuard`, which guards them. */
@@ -11,10 +12,12 @@ import type { DeadLetter, DeadLetterKind, DeadLetterStatus } from '../store/dead
 export class DeadLetterController {
   constructor(private readonly deadLetters: DeadLetterService) {}
 
+  /** One page, oldest first: `limit` letters after `cursor` (the previous page's `nextCursor`). */
   @Get()
-  async list(@Query('status') status?: unknown, @Query('kind') kind?: unknown): Promise<{ deadLetters: DeadLetter[] }> {
+  list(@Query('status') status?: unknown, @Query('kind') kind?: unknown, @Query('limit') limit?: unknown, @Query('cursor') cursor?: unknown): Promise<DeadLetterPage> {
     const filter = { status: singleQuery('status', status) as DeadLetterStatus | undefined, kind: singleQuery('kind', kind) as DeadLetterKind | undefined };
-    return { deadLetters: await this.deadLetters.list(filter) };
+    const size = limit === undefined ? DEFAULT_PAGE_SIZE : wholeNumber('limit', limit, 1, MAX_PAGE_SIZE);
+    return this.deadLetters.page(filter, size, singleQuery('cursor', cursor));
   }
 
   @Get(':id')

@@ -17,6 +17,7 @@ import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { COMMAND_AUTHORIZER } from '../model/command-authorizer.js';
 import { ConfiguredGuards, EventSourcingAdminGuard, EventSourcingGuard } from '../http/configured-guards.js';
 import { AggregateController } from '../http/aggregate.controller.js';
+import { ClientErrorResponder } from '../http/client-error-responder.js';
 import { CommandController } from '../http/command.controller.js';
 import { DeadLetterController } from '../http/dead-letter.controller.js';
 import { EventSourcingExceptionFilter } from '../http/event-sourcing-exception.filter.js';
@@ -33,6 +34,7 @@ import { EmissionSender } from '../processing/emission-sender.js';
 import { EventDeadLetterRetrier } from '../processing/event-dead-letter-retrier.js';
 import { EventProcessor } from '../processing/event-processor.js';
 import { FactAppender } from '../processing/fact-appender.js';
+import { EventTypeCensus } from '../maintenance/event-type-census.js';
 import { ProjectionRebuilder } from '../maintenance/projection-rebuilder.js';
 import { SyncWaiter } from '../command/sync-waiter.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
@@ -160,6 +162,7 @@ const runtimeProviders: Provider[] = [
   EventDeadLetterRetrier,
   EmissionSender,
   ProjectionRebuilder,
+  EventTypeCensus,
   FactAppender,
   SyncWaiter,
   AggregateLoader,
@@ -198,6 +201,7 @@ const exported = [
   EventProcessor,
   FactAppender,
   ProjectionRebuilder,
+  EventTypeCensus,
   MetricsService,
 ];
 
@@ -247,6 +251,7 @@ export class EventSourcingModule implements NestModule {
       ? [
           { provide: EVENT_SOURCING_HTTP_OPTIONS, useValue: http },
           { provide: APP_FILTER, useClass: EventSourcingExceptionFilter },
+          ClientErrorResponder,
           ConfiguredGuards,
           EventSourcingGuard,
           EventSourcingAdminGuard,

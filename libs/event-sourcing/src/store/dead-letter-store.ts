@@ -23,9 +23,20 @@ export interface DeadLetter {
 
 export type NewDeadLetter = Omit<DeadLetter, 'id' | 'status' | 'createdAt' | 'updatedAt'>;
 
+/** Which letters `list` returns, oldest first (by creation time, then id). */
+export interface DeadLetterQuery {
+  status?: DeadLetterStatus;
+  kind?: DeadLetterKind;
+  subscriber?: string;
+  /** Only letters listed after this one: the last letter of the previous page. */
+  after?: Pick<DeadLetter, 'createdAt' | 'id'>;
+  /** At most this many (default: all). */
+  limit?: number;
+}
+
 export interface DeadLetterStore {
   add(entry: NewDeadLetter): Promise<DeadLetter>;
-  list(filter?: { status?: DeadLetterStatus; kind?: DeadLetterKind; subscriber?: string }): Promise<DeadLetter[]>;
+  list(query?: DeadLetterQuery): Promise<DeadLetter[]>;
   get(id: string): Promise<DeadLetter | null>;
   /** Moves a pending entry to `status`; false when it was not pending (already handled by someone else). */
   resolve(id: string, status: Exclude<DeadLetterStatus, 'pending'>, reason?: string): Promise<boolean>;

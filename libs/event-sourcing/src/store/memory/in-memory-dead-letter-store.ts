@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DeadLetter, DeadLetterKind, DeadLetterStatus, DeadLetterStore, NewDeadLetter } from '../dead-letter-store.js';
+import type { DeadLetter, DeadLetterQuery, DeadLetterStatus, DeadLetterStore, NewDeadLetter } from '../dead-letter-store.js';
 import { jsonCopy } from './json-copy.js';
 
 /** Dead letters in memory, listed oldest first. */
@@ -13,11 +13,14 @@ export class InMemoryDeadLetterStore implements DeadLetterStore {
     return copy(letter);
   }
 
-  async list(filter: { status?: DeadLetterStatus; kind?: DeadLetterKind; subscriber?: string } = {}): Promise<DeadLetter[]> {
-    return [...this.letters.values()]
-      .filter((l) => (filter.status === undefined || l.status === filter.status) && (filter.kind === undefined || l.kind === filter.kind))
-      .filter((l) => filter.subscriber === undefined || l.subscriber === filter.subscriber)
-      .map(copy);
+  async list(query: DeadLetterQuery = {}): Promise<DeadLetter[]> {
+    const { status, kind, subscriber, after } = query;
+    const listed = [...this.letters.values()]
+      .filter((l) => (status === undefined || l.status === status) && (kind === undefined || l.kind === kind))
+      .filter((l) => subscriber === undefined || l.subscriber === subscriber)
+      .filter((l) => after === undefined || listOrder(l, after) > 0)
+      .sort(listOrder);
+    return listed.slice(0, query.limit ?? listed.length).map(copy);
   }
 
   async get(id: string): Promise<DeadLetter | null> {
@@ -35,4 +38,9 @@ export class InMemoryDeadLetterStore implements DeadLetterStore {
 
 function copy(letter: DeadLetter): DeadLetter {
   return { ...jsonCopy(letter), createdAt: new Date(letter.createdAt.getTime()), updatedAt: new Date(letter.updatedAt.getTime()) };
+}
+
+/** Oldest first, then by id: the order every adapter lists in. */
+function listOrder(a: Pick<DeadLetter, 'createdAt' | 'id'>, b: Pick<DeadLetter, 'createdAt' | 'id'>): number {
+  return a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

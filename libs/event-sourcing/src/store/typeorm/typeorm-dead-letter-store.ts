@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { DeadLetter, DeadLetterKind, DeadLetterStatus, DeadLetterStore, NewDeadLetter } from '../dead-letter-store.js';
+import type { DeadLetter, DeadLetterKind, DeadLetterQuery, DeadLetterStatus, DeadLetterStore, NewDeadLetter } from '../dead-letter-store.js';
 import { sqlClientFor, type SqlClient } from './sql-client.js';
 
 const COLUMNS = 'id, kind, subscriber, aggregate_type, aggregate_id, message_type, payload, context, reason, attempts, status, created_at, updated_at';
@@ -54,16 +54,21 @@ export class TypeOrmDeadLetterStore implements DeadLetterStore {
     return letter;
   }
 
-  async list(filter: { status?: DeadLetterStatus; kind?: DeadLetterKind; subscriber?: string } = {}): Promise<DeadLetter[]> {
+  async list(query: DeadLetterQuery = {}): Promise<DeadLetter[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    for (const [column, value] of [['status', filter.status], ['kind', filter.kind], ['subscriber', filter.subscriber]] as const) {
+    for (const [column, value] of [['status', query.status], ['kind', query.kind], ['subscriber', query.subscriber]] as const) {
       if (value === undefined) continue;
       where.push(`${column} = ?`);
       params.push(value);
     }
+    if (query.after) {
+      where.push('(created_at > ? OR (created_at = ? AND id > ?))');
+      params.push(query.after.createdAt, query.after.createdAt, query.after.id);
+    }
+    if (query.limit !== undefined) params.push(query.limit);
     const rows = await this.sql.all<DeadLetterRow>(
-      `SELECT ${COLUMNS} FROM es_dead_letters ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`,
+      `SELECT ${COLUMNS} FROM es_dead_letters ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id${query.limit !== undefined ? ' LIMIT ?' : ''}`,
       params,
     );
     return rows.map(decode);

@@ -1,5 +1,6 @@
 // The store contracts on the TypeORM adapter, on SQLite or PostgreSQL (ES_TEST_DB, set by the jest project).
-import { describeEventStoreContract, describeSnapshotStoreContract, describeTimerStoreContract } from './index.js';
+import { describeDeadLetterStoreContract, describeEventStoreContract, describeSnapshotStoreContract, describeTimerStoreContract } from './index.js';
+import { TypeOrmDeadLetterStore } from '../../store/typeorm/typeorm-dead-letter-store.js';
 import { openTestDataSource } from '../../../../../test/support/test-database.js';
 import { createDataSource } from '../../store/typeorm/store-options.js';
 import { TypeOrmEventStore } from '../../store/typeorm/typeorm-event-store.js';
@@ -42,4 +43,10 @@ describeTimerStoreContract(`TypeORM, ${kind}`, async () => {
   const db = await openTestDataSource();
   await TypeOrmEventStore.create(db.dataSource);
   return { store: new TypeOrmTimerStore(db.dataSource), close: () => db.close() };
+});
+
+describeDeadLetterStoreContract(`TypeORM, ${kind}`, async () => {
+  const db = await openTestDataSource();
+  await TypeOrmEventStore.create(db.dataSource);
+  return { store: new TypeOrmDeadLetterStore(db.dataSource), close: () => db.close() };
 });
