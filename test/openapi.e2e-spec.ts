@@ -91,6 +91,11 @@ describe('the OpenAPI document', () => {
     ]);
     expect(Object.keys(deposit.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '412', '415', '429', '503', '504']);
     expect(Object.keys(document.paths['/aggregates/{aggregateType}/{aggregateId}'].get.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '503']);
+    const paging = document.paths['/aggregates/{aggregateType}/{aggregateId}/events'].get.parameters.filter((parameter: { in: string }) => parameter.in === 'query');
+    expect(paging).toEqual([
+      expect.objectContaining({ name: 'afterSequence', required: false, schema: expect.objectContaining({ type: 'integer', minimum: 0 }) }),
+      expect.objectContaining({ name: 'limit', required: false, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 1000 }) }),
+    ]);
     expect(resolve(document.paths['/tables/{tableId}/buy-in'].post.requestBody.content['application/json'].schema)).toMatchObject({
       required: expect.arrayContaining(['playerId', 'seat', 'amount']),
     });

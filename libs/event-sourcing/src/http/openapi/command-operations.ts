@@ -4,6 +4,7 @@ import { SyncMode } from '../../model/send-options.js';
 import { EventSourcingRegistry } from '../../discovery/event-sourcing-registry.js';
 import { MergeStrategy } from '../../model/merge-strategy.js';
 import { MAX_SEQUENCE } from '../../model/event-envelope.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging.js';
 import { ERROR_BODY_SCHEMA, errorResponses } from './error-responses.js';
 import type { JsonSchema, OpenApiDocument } from './openapi-document.js';
 
@@ -70,7 +71,7 @@ export function addCommandOperations<D extends object>(
   delete document.paths[GENERIC_COMMAND_PATH];
   const openApi30 = String(document.openapi ?? '3.0').startsWith('3.0');
 
-  addReadErrorResponses(document);
+  describeReadRoutes(document);
   for (const aggregate of registry.aggregates.values()) {
     const tag = `commands: ${aggregate.type}`;
     let listed = false;
@@ -104,13 +105,31 @@ export function addCommandOperations<D extends object>(
   return openApi;
 }
 
-/** The framework's other routes (aggregate reads, dead letters), as Nest listed them, with their errors. */
-function addReadErrorResponses(document: OpenApiDocument): void {
+/** The query parameters of the framework's listings: all optional, with their bounds. */
+const LISTING_QUERY: Record<string, { description: string; schema: JsonSchema }> = {
+  afterSequence: { description: 'events after this sequence (the previous page\'s nextAfterSequence); 0 = from the first', schema: { type: 'integer', minimum: 0, maximum: MAX_SEQUENCE, default: 0 } },
+  limit: { description: 'page size', schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE } },
+  cursor: { description: 'the previous page\'s nextCursor, unchanged', schema: { type: 'string' } },
+  status: { description: 'only letters in this status', schema: { type: 'string', enum: ['pending', 'retried', 'discarded'] } },
+  kind: { description: 'only letters of this kind', schema: { type: 'string', enum: ['command', 'event'] } },
+};
+
+/** Which listing takes which query parameters (Nest does not list untyped `@Query()` parameters). */
+const LISTINGS: Record<string, string[]> = {
+  '/aggregates/{aggregateType}/{aggregateId}/events': ['afterSequence', 'limit'],
+  '/dead-letters': ['status', 'kind', 'limit', 'cursor'],
+};
+
+/** The framework's other routes (aggregate reads, dead letters), as Nest listed them, with their errors and query parameters. */
+function describeReadRoutes(document: OpenApiDocument): void {
   for (const [path, item] of Object.entries(document.paths)) {
     if (!path.startsWith('/aggregates/') && !path.startsWith('/dead-letters')) continue;
-    for (const operation of Object.values(item) as { responses?: Record<string, unknown> }[]) {
+    for (const [method, operation] of Object.entries(item) as Array<[string, { responses?: Record<string, unknown>; parameters?: Array<{ name?: string; in?: string }> }]>) {
       const statuses = path.startsWith('/dead-letters') && path.endsWith('/retry') ? undefined : [400, 401, 403, 404, 429, 503];
       operation.responses = { ...operation.responses, ...errorResponses(ERROR_BODY, statuses) };
+      if (method !== 'get' || !Object.hasOwn(LISTINGS, path)) continue;
+      const others = (operation.parameters ?? []).filter((parameter) => parameter.in !== 'query');
+      operation.parameters = [...others, ...LISTINGS[path].map((name) => ({ name, in: 'query', required: false, ...LISTING_QUERY[name] }))];
     }
   }
 }
