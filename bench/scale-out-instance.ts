@@ -38,8 +38,9 @@ class ScaleOutProjector implements OnModuleInit {
 }
 
 const options = JSON.parse(process.argv[2]) as InstanceOptions;
-const { partitions, rebalanceIntervalMs, publisher } = options;
+const { partitions, rebalanceIntervalMs, pollIntervalMs, publisher } = options;
 const scaleOut = { partitions, ...(rebalanceIntervalMs ? { rebalanceIntervalMs } : {}) };
+const processing = partitions > 0 ? { scaleOut, ...(pollIntervalMs ? { pollIntervalMs } : {}) } : { enabled: false };
 
 @Module({ providers: [AccountAggregate, ...(partitions > 0 ? [ScaleOutProjector] : [])] })
 class InstanceModule {}
@@ -48,7 +49,7 @@ const app = await NestFactory.createApplicationContext(
   {
     module: InstanceModule,
     imports: [
-      EventSourcingModule.forRoot({ store: options.store, processing: partitions > 0 ? { scaleOut } : { enabled: false } }),
+      EventSourcingModule.forRoot({ store: options.store, processing }),
       ...(publisher ? [NatsJetStreamModule.forRoot({ servers: publisher.servers, publisher: { stream: publisher.stream, subjectPrefix: publisher.subjectPrefix } })] : []),
     ],
   },

@@ -10,5 +10,7 @@ export interface InstanceOptions {
   partitions: number;
   /** Omitted: the framework's default. */
   rebalanceIntervalMs?: number;
+  /** The polling backstop of the subscriptions; omitted: the framework's default. */
+  pollIntervalMs?: number;
   publisher?: { servers: string; stream: string; subjectPrefix: string };
 }
