@@ -21,6 +21,8 @@ export interface BenchPlan {
   projectionMs: number;
   /** Sends per sync mode (one caller) for the cost of SIMPLE and CASCADE. */
   syncSamples: number;
+  /** ASYNC deposits (one caller) beside a projector that takes 500 ms per event. */
+  slowProjectorMs: number;
   /** Events in the store a projector catches up over from position 0. */
   catchUpEvents: number;
   /** Each HTTP load (1 and 64 connections). */
@@ -46,6 +48,7 @@ export const QUICK_PLAN: BenchPlan = {
   memoryAccounts: 50_000,
   projectionMs: 2000,
   syncSamples: 100,
+  slowProjectorMs: 3000,
   catchUpEvents: 100_000,
   httpMs: 2000,
   appendLockMs: 2000,
@@ -66,6 +69,7 @@ export const FULL_PLAN: BenchPlan = {
   memoryAccounts: 50_000,
   projectionMs: 10_000,
   syncSamples: 500,
+  slowProjectorMs: 10_000,
   catchUpEvents: 1_000_000,
   httpMs: 10_000,
   appendLockMs: 10_000,

@@ -2,7 +2,7 @@ import type { CatchUpFigures } from './catch-up.bench.js';
 import type { CommandFigures } from './command.bench.js';
 import type { HttpFigures } from './http.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
-import type { BenchResults, ScaleOutResults } from './results.js';
+import type { BenchResults, ScaleOutResults, SlowProjectorResults } from './results.js';
 
 type Row = [figure: string, sqlite: string, postgres: string];
 
@@ -36,6 +36,13 @@ function rebuildRows(sqlite: RebuildFigures, postgres: RebuildFigures | undefine
 function projectionRow(figure: string, results: BenchResults, cell: (p: BenchResults['projection']) => string): Row {
   const { projection } = results;
   return [figure, projection.db === 'sqlite' ? cell(projection) : '-', projection.db === 'postgres' ? cell(projection) : '-'];
+}
+
+function slowProjectorRow({ slowProjector }: Pick<SlowProjectorResults, 'slowProjector'>): Row {
+  const { baseline } = slowProjector;
+  const cell = `${pair(slowProjector.p50Ms, slowProjector.p99Ms)} (without it: ${pair(baseline.p50Ms, baseline.p99Ms)})`;
+  const figure = `ASYNC command while a projector takes ${slowProjector.projectorMs} ms per event, 1 caller (p50 / p99)`;
+  return [figure, slowProjector.db === 'sqlite' ? cell : '-', slowProjector.db === 'postgres' ? cell : '-'];
 }
 
 function memoryRow(figure: string, db: 'sqlite' | 'postgres', start: number, end: number): Row {
@@ -83,6 +90,7 @@ function rows(results: BenchResults): Row[] {
     projectionRow('projection lag of ASYNC commands, 16 callers (p50 / p99)', results, (p) => pair(p.lagP50Ms, p.lagP99Ms)),
     projectionRow('one caller, p50: ASYNC / SIMPLE / CASCADE', results, (p) => `${p.asyncP50Ms} / ${p.simpleP50Ms} / ${p.cascadeP50Ms} ms`),
     projectionRow('cost over ASYNC, p50: SIMPLE / CASCADE (one saga hop)', results, (p) => `${signed(p.simpleCostMs)} / ${signed(p.cascadeCostMs)} ms`),
+    slowProjectorRow(results),
   ];
 }
 
@@ -117,7 +125,7 @@ function scaleOutRows({ scaleOut, jetStream }: Pick<ScaleOutResults, 'scaleOut' 
 }
 
 /** The table, the machine, the targets and what was skipped. */
-function markdown(results: ScaleOutResults, table: Row[]): string {
+function markdown(results: ScaleOutResults | SlowProjectorResults, table: Row[]): string {
   const { machine } = results;
   const lines = [
     `| figure | SQLite | PostgreSQL |`,
@@ -136,6 +144,11 @@ function markdown(results: ScaleOutResults, table: Row[]): string {
 /** The results as a markdown table, the machine and the targets (also what the console shows). */
 export function markdownReport(results: BenchResults): string {
   return markdown(results, [...rows(results), ...scaleOutRows(results)]);
+}
+
+/** The same for a run of the slow-projector figure alone (`--only slow-projector`). */
+export function slowProjectorReport(results: SlowProjectorResults): string {
+  return markdown(results, [slowProjectorRow(results)]);
 }
 
 /** The same for a run of the scale-out figures alone (`--only scale-out`). */

@@ -9,6 +9,7 @@ import type { MemoryFigures } from './memory.bench.js';
 import type { ProjectionFigures } from './projection.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
 import type { ScaleOutFigures } from './scale-out.bench.js';
+import type { SlowProjectorFigures } from './slow-projector.bench.js';
 
 export interface DatabaseCommandFigures {
   c1: CommandFigures;
@@ -56,6 +57,8 @@ export interface BenchResults {
   memory: MemoryFigures & { db: DatabaseKind };
   /** Projection lag of ASYNC commands and the cost of SIMPLE and CASCADE over ASYNC (`projection.lagP99Ms`, ...). */
   projection: ProjectionFigures & { db: DatabaseKind };
+  /** ASYNC commands while a projector takes 500 ms per event in its transaction (`slowProjector.p99Ms`). */
+  slowProjector: SlowProjectorFigures & { db: DatabaseKind };
   /** PostgreSQL: instances in processes of their own sharing a projector's partitions (`scaleOut.lag.p99Ms`, ...). */
   scaleOut?: ScaleOutFigures;
   /** PostgreSQL and NATS: the JetStream publisher (`jetStream.forwardedPerSec`, `jetStream.lag.p99Ms`). */
@@ -66,3 +69,6 @@ export interface BenchResults {
 
 /** The figures of `--only scale-out`, in `bench/results/scale-out.json`. */
 export type ScaleOutResults = Pick<BenchResults, 'mode' | 'startedAt' | 'machine' | 'scaleOut' | 'jetStream' | 'skipped' | 'targets'>;
+
+/** The figure of `--only slow-projector`, in `bench/results/slow-projector.json`. */
+export type SlowProjectorResults = Pick<BenchResults, 'mode' | 'startedAt' | 'machine' | 'slowProjector' | 'skipped' | 'targets'>;

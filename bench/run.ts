@@ -18,12 +18,13 @@ import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
 import { measureHttp } from './http.bench.js';
 import { measureJetStream, natsUrl } from './jetstream.bench.js';
-import { markdownReport, scaleOutReport } from './report.js';
+import { markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
-import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, RawCommitFigures, ScaleOutResults } from './results.js';
+import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
 import { measureScaleOut } from './scale-out.bench.js';
+import { measureSlowProjector, SLOW_PROJECTOR_MS } from './slow-projector.bench.js';
 import { round } from './stats.js';
-import { checkTargets, scaleOutTargets } from './targets.js';
+import { checkTargets, scaleOutTargets, slowProjectorTargets } from './targets.js';
 
 const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
 const RAW_CALLERS = 64;
@@ -128,18 +129,49 @@ async function scaleOutOnly(plan: BenchPlan, url: string): Promise<void> {
   writeResults(results, markdown, 'scale-out');
 }
 
-/** `--only <section>`: the one section there is. */
-function onlySection(args: string[]): 'scale-out' | undefined {
+/** ASYNC commands beside a projector that takes 500 ms per event, in a SQLite store of its own. */
+async function benchSlowProjector(plan: BenchPlan): Promise<BenchResults['slowProjector']> {
+  log(`sqlite: ASYNC commands, 1 caller, ${plan.slowProjectorMs / 1000} s, while a projector takes ${SLOW_PROJECTOR_MS} ms per event`);
+  const db = sqliteDatabase();
+  const figures = await measureSlowProjector(db.store, plan.slowProjectorMs).finally(() => db.cleanup());
+  return { db: 'sqlite', ...figures };
+}
+
+/** `--only slow-projector`: that figure alone, in bench/results/slow-projector.json and .md. */
+async function slowProjectorOnly(plan: BenchPlan): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const machine = machineInfo();
+  const slowProjector = await benchSlowProjector(plan);
+  const results: SlowProjectorResults = {
+    mode: plan.mode,
+    startedAt,
+    machine: { ...machine, loadAverage: { ...machine.loadAverage, end: loadAverage() } },
+    slowProjector,
+    skipped: [],
+    targets: slowProjectorTargets({ slowProjector }),
+  };
+  const markdown = slowProjectorReport(results);
+  console.log(`\n${markdown}`);
+  writeResults(results, markdown, 'slow-projector');
+}
+
+const SECTIONS = ['scale-out', 'slow-projector'] as const;
+
+/** `--only <section>`: one section alone. */
+function onlySection(args: string[]): (typeof SECTIONS)[number] | undefined {
   const at = args.indexOf('--only');
   if (at < 0) return undefined;
-  if (args[at + 1] !== 'scale-out') throw new Error(`--only takes scale-out, not ${args[at + 1] ?? 'nothing'}`);
-  return 'scale-out';
+  const section = SECTIONS.find((name) => name === args[at + 1]);
+  if (!section) throw new Error(`--only takes ${SECTIONS.join(' or ')}, not ${args[at + 1] ?? 'nothing'}`);
+  return section;
 }
 
 async function main(): Promise<void> {
   const plan = process.argv.includes('--quick') ? QUICK_PLAN : FULL_PLAN;
   const url = postgresUrl();
-  if (onlySection(process.argv)) return scaleOutOnly(plan, url);
+  const only = onlySection(process.argv);
+  if (only === 'scale-out') return scaleOutOnly(plan, url);
+  if (only === 'slow-projector') return slowProjectorOnly(plan);
   const startedAt = new Date().toISOString();
   const machine = machineInfo();
   const skipped: string[] = [];
@@ -173,6 +205,7 @@ async function main(): Promise<void> {
     log(`sqlite: projection lag (ASYNC, 16 callers, ${plan.projectionMs / 1000} s), then ${plan.syncSamples} sends per sync mode`);
     const projectionDb = sqliteDatabase();
     const projection = await measureProjection(projectionDb.store, plan.projectionMs, plan.syncSamples).finally(() => projectionDb.cleanup());
+    const slowProjector = await benchSlowProjector(plan);
 
     const sqliteFigures = figures.get('sqlite')!;
     const postgresFigures = figures.get('postgres');
@@ -188,6 +221,7 @@ async function main(): Promise<void> {
       ...(appendLock ? { appendLock } : {}),
       memory: { db: 'sqlite', ...memory },
       projection: { db: 'sqlite', ...projection },
+      slowProjector,
       ...scaleOut,
       skipped,
     };
@@ -201,7 +235,7 @@ async function main(): Promise<void> {
 }
 
 /** Written whole or not at all (a .tmp renamed into place): `<name>.json` and `<name>.md`. */
-function writeResults(results: ScaleOutResults, markdown: string, name: 'latest' | 'scale-out'): void {
+function writeResults(results: ScaleOutResults | SlowProjectorResults, markdown: string, name: 'latest' | 'scale-out' | 'slow-projector'): void {
   mkdirSync(RESULTS_DIR, { recursive: true });
   for (const [file, text] of [[`${name}.json`, `${JSON.stringify(results, null, 2)}\n`], [`${name}.md`, markdown]]) {
     const path = join(RESULTS_DIR, file);
