@@ -1,12 +1,15 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { EVENT_STORE, type EventStore } from '@nest-es/core';
 import { type PokerServer, startPokerServer } from './support/poker-server.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = 'test/artifacts/poker-page.png';
+/** The pace the tests give the bots (`?botDelayMs=`): fast, but slow enough to tell from no wait at all. */
+const BOT_DELAY_MS = 150;
 
-/** The web page in headless Chromium: a person sits down with two bots and plays a hand. */
+/** The web page in headless Chromium: a person sits down with bots, plays a hand, leaves. */
 describe('the poker web page', () => {
   let store: TestStore;
   let server: PokerServer;
@@ -34,7 +37,7 @@ describe('the poker web page', () => {
   it('creates players and a table, buys in, plays a hand against bots and shows the leaderboard', async () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${server.client.baseUrl}/?seed=browser`);
+    await page.goto(`${server.client.baseUrl}/?seed=browser&botDelayMs=${BOT_DELAY_MS}`);
     await page.fill('#name', 'Tess');
     await page.selectOption('#variant', 'TEXAS_HOLDEM');
     await page.selectOption('#bots', '2');
@@ -48,7 +51,7 @@ describe('the poker web page', () => {
     mkdirSync('test/artifacts', { recursive: true });
     let myTurns = 0;
     let shot = false;
-    // Tess checks or calls whenever it is her turn; the page has the bots move in between. The
+    // Tess checks or calls whenever it is her turn; the server has the bots move in between. The
     // seed deals her to the flop: the screenshot shows her turn there, with the board and the pot.
     const deadline = Date.now() + 30_000;
     while (!(await page.isVisible('#deal'))) {
@@ -100,5 +103,70 @@ describe('the poker web page', () => {
     await page.waitForFunction(`document.querySelector('#message').textContent.includes('sign in again')`, undefined, { timeout: 10_000 });
     expect(await page.isVisible('#setup')).toBe(true);
     expect(await page.evaluate(`localStorage.getItem('poker.session')`)).toBeNull();
+  });
+
+  /** A fresh browser (nothing kept) signs up `name` with `bots` bots and buys everyone in. */
+  async function sitDown(name: string, bots: string, query: string): Promise<Page> {
+    const fresh = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+    await fresh.goto(`${server.client.baseUrl}/?${query}`);
+    await fresh.fill('#name', name);
+    await fresh.selectOption('#bots', bots);
+    await fresh.click('#create');
+    await fresh.waitForSelector('#game:not(.hidden)', { timeout: 15_000 });
+    await fresh.waitForFunction(`document.querySelectorAll('.seat').length === ${Number(bots) + 1}`, undefined, { timeout: 10_000 });
+    return fresh;
+  }
+
+  const sessionOf = async (of: Page) => (await of.evaluate(`JSON.parse(localStorage.getItem('poker.session'))`)) as { me: string; token: string; tableId: string; botTokens: Record<string, string> };
+
+  it('leaves the table with the Leave button: everyone at it is settled, chips back in the bankrolls', async () => {
+    const own = await sitDown('Uma', '2', `seed=leave&botDelayMs=${BOT_DELAY_MS}`);
+    const { me, token, tableId, botTokens } = await sessionOf(own);
+    expect(await own.isVisible('#leave')).toBe(true);
+    await own.click('#deal');
+    // No leaving during a hand: the button is back once the hand is over.
+    await own.waitForSelector('#leave', { state: 'hidden', timeout: 10_000 });
+    const deadline = Date.now() + 30_000;
+    while (!(await own.isVisible('#deal'))) {
+      if (Date.now() > deadline) throw new Error(`the hand did not end; the page shows: ${await own.textContent('#felt')}`);
+      if (await own.isVisible('#actions')) await own.click('#fold');
+      await own.waitForTimeout(100);
+    }
+    await own.click('#leave');
+    await own.waitForSelector('#setup:not(.hidden)', { timeout: 15_000 });
+    const tokens: Record<string, string> = { [me]: token, ...botTokens };
+    const balanceOf = (id: string) => server.client.request<{ bankroll: number; reserved: number }>('GET', `/players/${id}/balance`, undefined, { Authorization: `Bearer ${tokens[id]}` });
+    const balances = await Promise.all(Object.keys(tokens).map(balanceOf));
+    expect(balances.map((b) => b.reserved)).toEqual([0, 0, 0]);
+    expect(balances.reduce((sum, b) => sum + b.bankroll, 0)).toBe(3000);
+    expect(await own.textContent('#message')).toBe(`You left the table. Bankroll ${balances[0].bankroll}.`);
+    expect(await own.textContent('#left-balance')).toBe(`Bankroll ${balances[0].bankroll} · at the table 0 · available ${balances[0].bankroll}`);
+    expect((await server.client.table(tableId)).seats).toEqual([]);
+    await own.close();
+  });
+
+  it('lets the bots finish the hand at their pace after the page is closed', async () => {
+    const own = await sitDown('Vic', '3', `seed=closed&botDelayMs=${BOT_DELAY_MS}&actionTimeoutMs=2000`);
+    const { tableId } = await sessionOf(own);
+    await own.click('#deal');
+    await own.waitForFunction(`document.querySelectorAll('#my-cards .card').length === 2`, undefined, { timeout: 10_000 });
+    await own.close();
+    const closedAt = Date.now();
+
+    // Nobody polls now: the server plays the bots (and checks or folds for Vic when his time runs out).
+    const { hand } = await server.client.table(tableId);
+    const handId = hand!.handId;
+    let ended = false;
+    while (!ended && Date.now() - closedAt < 30_000) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      ended = (await server.client.table(tableId)).hand?.phase === 'COMPLETE';
+    }
+    expect({ handId, ended }).toEqual({ handId, ended: true });
+    const events = await server.app.get<EventStore>(EVENT_STORE).readStream({ aggregateType: 'hand', aggregateId: handId });
+    const botMoves = events.filter((event, i) => i > 0 && event.type === 'ActionTaken' && (event.payload as { playerId: string }).playerId.startsWith('bot-'));
+    expect(botMoves.length).toBeGreaterThan(0);
+    // Each bot moved no sooner than the pace after its turn came.
+    const early = botMoves.filter((move) => move.occurredAt.getTime() - events[events.indexOf(move) - 1].occurredAt.getTime() < BOT_DELAY_MS);
+    expect(early).toEqual([]);
   });
 });

@@ -1,18 +1,23 @@
 // The poker page: plain JavaScript on the app's HTTP API, no build step. It signs the person up
 // (a player token, kept in localStorage and sent as Authorization: Bearer), creates bots (AI players,
-// each with its own token) and a table, buys everyone in, and then polls the table view; when it is a
-// bot's turn it asks the server's bot endpoint to move for it. A reload finds the player and the
-// seat again from what localStorage kept.
+// each with its own token) and a table, buys everyone in, and then polls the table view. The server
+// plays the bots at the table's pace, with or without this page open. Leave takes everyone off the
+// table, which settles their chips back into their bankrolls. A reload finds the player and the seat
+// again from what localStorage kept.
 
 const $ = (selector) => document.querySelector(selector);
 const POLL_MS = 400;
 const SUITS = { s: '♠', h: '♥', d: '♦', c: '♣' };
 const HOLE_CARDS = { TEXAS_HOLDEM: 2, OMAHA: 4, FIVE_CARD_DRAW: 5 };
 
-const game = { me: null, token: null, tableId: null, names: {}, view: null, discards: new Set(), botsBusy: false };
+const game = { me: null, token: null, tableId: null, names: {}, botTokens: {}, view: null, discards: new Set() };
 const SESSION = 'poker.session';
-// `?seed=x` deals reproducible hands (x-1, x-2, ...): the browser test uses it.
-const seed = new URLSearchParams(location.search).get('seed');
+// `?seed=x` deals reproducible hands (x-1, x-2, ...); `?botDelayMs=n` and `?actionTimeoutMs=n` set the
+// pace of new tables (the bots' thinking time, and how long a player has before being checked or
+// folded). The browser test uses them.
+const params = new URLSearchParams(location.search);
+const seed = params.get('seed');
+const pace = Object.fromEntries(['botDelayMs', 'actionTimeoutMs'].filter((name) => params.has(name)).map((name) => [name, Number(params.get(name))]));
 
 class ApiError extends Error {
   constructor(status, message) {
@@ -37,7 +42,7 @@ async function api(method, path, body, headers = {}, token = game.token) {
 }
 
 function saveSession() {
-  localStorage.setItem(SESSION, JSON.stringify({ me: game.me, token: game.token, tableId: game.tableId, names: game.names }));
+  localStorage.setItem(SESSION, JSON.stringify({ me: game.me, token: game.token, tableId: game.tableId, names: game.names, botTokens: game.botTokens }));
 }
 
 /** Our token no longer holds (expired, or the server was restarted with another secret): sign in again. */
@@ -82,18 +87,18 @@ async function createGame() {
     game.tableId = `table-${run}`;
     saveSession();
     const bots = Number($('#bots').value);
-    const botTokens = {};
-    for (let i = 1; i <= bots; i++) botTokens[`bot-${i}-${run}`] = await registerPlayer(`bot-${i}-${run}`, `Bot ${i}`, 'AI');
+    game.botTokens = {};
+    for (let i = 1; i <= bots; i++) game.botTokens[`bot-${i}-${run}`] = await registerPlayer(`bot-${i}-${run}`, `Bot ${i}`, 'AI');
     say('Creating the table…');
     await command(
       'table',
       game.tableId,
       'CreateTable',
-      { name: `Table of ${name}`, variant: $('#variant').value, smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: 6, actionTimeoutMs: 60000 },
+      { name: `Table of ${name}`, variant: $('#variant').value, smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: 6, actionTimeoutMs: 60000, ...pace },
       { 'Sync-Mode': 'simple' },
     );
     // Each player buys themselves in, with their own token.
-    for (const [playerId, token] of [[game.me, game.token], ...Object.entries(botTokens)]) {
+    for (const [playerId, token] of [[game.me, game.token], ...Object.entries(game.botTokens)]) {
       const outcome = await api('POST', `/tables/${game.tableId}/buy-in`, { playerId, seat: -1, amount: 500 }, {}, token);
       if (outcome.status !== 'COMPLETED') throw new ApiError(409, `buy-in of ${playerId} failed: ${outcome.code} ${outcome.reason}`);
     }
@@ -116,7 +121,7 @@ function showGame() {
 async function resume() {
   const kept = JSON.parse(localStorage.getItem(SESSION) ?? 'null');
   if (!kept?.token) return;
-  Object.assign(game, { me: kept.me, token: kept.token, tableId: kept.tableId, names: kept.names ?? {} });
+  Object.assign(game, { me: kept.me, token: kept.token, tableId: kept.tableId, names: kept.names ?? {}, botTokens: kept.botTokens ?? {} });
   try {
     const me = await api('GET', '/auth/me');
     $('#name').value = me.displayName;
@@ -139,7 +144,6 @@ async function deal() {
   $('#deal').disabled = true;
   try {
     const body = seed ? { seed: `${seed}-${(game.view?.handCount ?? 0) + 1}` } : {};
-    // A fresh correlation id per hand (the server's default): the hand flow is keyed by it.
     await command('table', game.tableId, 'StartHand', body, { 'Sync-Mode': 'cascade' });
     say('');
     await refresh();
@@ -148,11 +152,11 @@ async function deal() {
   }
 }
 
-/** A move of ours in the current hand, under the hand's correlation id so the hand flow sees it. */
+/** A move of ours in the current hand (the server files it under the hand's flow). */
 async function play(name, body) {
   const hand = game.view.hand;
   try {
-    await command('hand', hand.handId, name, { playerId: game.me, ...body }, { 'Correlation-Id': hand.correlationId, 'Sync-Mode': 'cascade' });
+    await command('hand', hand.handId, name, { playerId: game.me, ...body }, { 'Sync-Mode': 'cascade' });
     game.discards.clear();
     say('');
     await refresh();
@@ -166,15 +170,29 @@ function act(action) {
   return play('PlayerAction', action === 'BET' || action === 'RAISE' ? { action, amount } : { action });
 }
 
-async function botsMove() {
-  if (game.botsBusy) return;
-  game.botsBusy = true;
+/**
+ * Between hands: we and our bots leave the table; leaving settles each one's chips into their
+ * bankroll (CASCADE: settled when it returns). Then the page is back at the start.
+ */
+async function leave() {
+  $('#leave').disabled = true;
   try {
-    await api('POST', `/tables/${game.tableId}/bots/act`, {});
+    for (const [playerId, token] of Object.entries(game.botTokens)) {
+      await api('POST', `/commands/table/${encodeURIComponent(game.tableId)}/LeaveTable`, { playerId }, { 'Sync-Mode': 'cascade' }, token);
+    }
+    await command('table', game.tableId, 'LeaveTable', { playerId: game.me }, { 'Sync-Mode': 'cascade' });
+    const balance = await api('GET', `/players/${encodeURIComponent(game.me)}/balance`);
+    Object.assign(game, { tableId: null, view: null, botTokens: {} });
+    saveSession();
+    $('#game').classList.add('hidden');
+    $('#setup').classList.remove('hidden');
+    $('#create').disabled = false;
+    renderBalance(balance, '#left-balance');
+    say(`You left the table. Bankroll ${balance.bankroll}.`);
   } catch (error) {
     say(error.message, true);
   } finally {
-    game.botsBusy = false;
+    $('#leave').disabled = false;
   }
 }
 
@@ -190,14 +208,6 @@ async function refresh() {
   renderMyCards(view);
   renderBalance(balance);
   renderLeaderboard(board);
-  const hand = view.hand;
-  if (view.status === 'in_hand' && hand && botsToMove(hand)) botsMove().then(refresh);
-}
-
-function botsToMove(hand) {
-  const isBot = (id) => id !== game.me;
-  if (hand.phase === 'DRAW' && !hand.actionOn) return hand.players.some((p) => isBot(p.playerId) && !p.folded && p.drew === null);
-  return hand.actionOn !== null && isBot(hand.actionOn);
 }
 
 const nameOf = (id) => game.names[id] ?? id;
@@ -231,7 +241,7 @@ function renderTable(view) {
       const turn = inHand && hand.actionOn === seat.playerId ? ' turn' : '';
       const won = hand?.awards?.find((a) => a.playerId === seat.playerId);
       return `<div class="seat${turn}${seat.playerId === game.me ? ' mine' : ''}" data-player="${seat.playerId}">
-        <div class="who">${marks} ${nameOf(seat.playerId)}</div>
+        <div class="who">${marks} ${escapeHtml(nameOf(seat.playerId))}</div>
         <div class="stack">${p && inHand ? p.stack : seat.stack} chips</div>
         <div class="bet">${p?.bet ? `bet ${p.bet}` : ''} ${state}</div>
         <div class="cards">${cards}</div>
@@ -256,6 +266,7 @@ function renderTable(view) {
   const mine = players.get(game.me);
   $('#deal').classList.toggle('hidden', view.status === 'in_hand');
   $('#deal').disabled = false;
+  $('#leave').classList.toggle('hidden', view.status === 'in_hand');
   const myTurn = inHand && hand.actionOn === game.me;
   $('#actions').classList.toggle('hidden', !myTurn);
   $('#draw-controls').classList.toggle('hidden', !canDraw(view));
@@ -282,23 +293,33 @@ function renderMyCards(view) {
   $('#my-cards').innerHTML = (view.yourCards ?? []).map((c, i) => cardHtml(c, selectable, i)).join('');
 }
 
-function renderBalance(balance) {
-  $('#balance').textContent = `Bankroll ${balance.bankroll} · at the table ${balance.reserved} · available ${balance.available}`;
+function renderBalance(balance, where = '#balance') {
+  $(where).textContent = `Bankroll ${balance.bankroll} · at the table ${balance.reserved} · available ${balance.available}`;
+}
+
+/** Text for the page, never markup: display names are whatever players typed. */
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function renderLeaderboard(board) {
   // The top ten, and the players of this table wherever they stand.
-  $('#leaderboard tbody').innerHTML = board
-    .filter((row) => row.rank <= 10 || game.names[row.playerId])
+  const rows = board.filter((row) => row.rank <= 10 || game.names[row.playerId]);
+  // Display names need not be unique: a name shown more than once gets a short id to tell them apart.
+  const count = new Map();
+  for (const row of rows) count.set(row.displayName, (count.get(row.displayName) ?? 0) + 1);
+  const label = (row) => (count.get(row.displayName) > 1 ? `${row.displayName} · ${row.playerId.slice(-6)}` : row.displayName);
+  $('#leaderboard tbody').innerHTML = rows
     .map((row) => {
       const css = [game.names[row.playerId] ? 'here' : '', row.playerId === game.me ? 'mine' : ''].join(' ');
-      return `<tr class="${css}"><td>${row.rank}</td><td>${row.displayName}</td><td>${row.netWinnings > 0 ? '+' : ''}${row.netWinnings}</td><td>${row.handsPlayed}</td><td>${row.handsWon}</td></tr>`;
+      return `<tr class="${css}"><td>${row.rank}</td><td>${escapeHtml(label(row))}</td><td>${row.netWinnings > 0 ? '+' : ''}${row.netWinnings}</td><td>${row.handsPlayed}</td><td>${row.handsWon}</td></tr>`;
     })
     .join('');
 }
 
 $('#create').addEventListener('click', createGame);
 $('#deal').addEventListener('click', deal);
+$('#leave').addEventListener('click', leave);
 $('#fold').addEventListener('click', () => act('FOLD'));
 $('#check-call').addEventListener('click', (event) => act(event.target.dataset.action));
 $('#bet-raise').addEventListener('click', (event) => act(event.target.dataset.action));

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventSourcingModule, type ProcessingOptions, type StoreOptions } from '@nest-es/core';
 import { EventSourcingCqrsModule } from '@nest-es/core/cqrs';
@@ -9,12 +10,14 @@ import { PokerAuthModule } from './auth/poker-auth.module.js';
 import { PokerCommandAuthorizer } from './auth/poker-command.authorizer.js';
 import { PlayerAuthGuard } from './auth/player-auth.guard.js';
 import { BotPlayer } from './bots/bot-player.js';
+import { BotTurnsProcess } from './bots/bot-turns.process-manager.js';
 import { HandResultsHandler } from './cqrs/hand-results.handler.js';
 import { BuyInProcess, HandFlowProcess, HandToTableSaga, PlayerToTableSaga, TableToHandSaga, TableToPlayerSaga } from './flows/index.js';
 import { HandAggregate } from './hand/index.js';
 import { BalancesController } from './http/balances.controller.js';
 import { BotsController } from './http/bots.controller.js';
 import { BuyInController } from './http/buy-in.controller.js';
+import { CommandCorrelationInterceptor } from './http/command-correlation.interceptor.js';
 import { LeaderboardController } from './http/leaderboard.controller.js';
 import { TablesController } from './http/tables.controller.js';
 import { PlayerAggregate } from './player/index.js';
@@ -73,6 +76,7 @@ export class PokerModule {
         PlayerToTableSaga,
         HandFlowProcess,
         BuyInProcess,
+        BotTurnsProcess,
         BalancesProjector,
         LeaderboardProjector,
         TableViewProjector,
@@ -81,6 +85,7 @@ export class PokerModule {
         TableViewQuery,
         BotPlayer,
         HandResultsHandler,
+        { provide: APP_INTERCEPTOR, useClass: CommandCorrelationInterceptor },
       ],
     };
   }

@@ -11,8 +11,8 @@ export async function finishHandWithBots(client: PokerClient, tableId: string, h
     const view = await client.table(tableId);
     if (view.hand?.handId === handId && view.hand.phase === 'COMPLETE' && view.status === 'waiting') return view;
     const moves = await client.botsAct(tableId).catch((error: unknown) => {
-      // The hand ended between the look and the move: the next look sees it.
-      if (error instanceof PokerApiError && error.status === 409) return [];
+      // The hand moved on (it ended, or the server's bot timer moved first) between the look and the move: the next look sees it.
+      if (error instanceof PokerApiError && (error.status === 409 || error.status === 412)) return [];
       throw error;
     });
     if (moves.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));

@@ -24,6 +24,8 @@ export interface CommandAnswer {
 
 export type TableTerms = Omit<CreateTable, 'tableId'>;
 
+const CASCADE = { 'Sync-Mode': 'cascade' };
+
 /**
  * The poker app's HTTP API, for the demo and the tests: every call is a real request. It keeps the
  * token of each player it registered and signs each call as the player it concerns.
@@ -68,31 +70,27 @@ export class PokerClient {
   }
 
   /**
-   * Starts a hand under a fresh correlation id, as a player seated there (`by`, or the first seated
-   * player this client signed up); CASCADE: the cards are dealt and the blinds posted when it returns.
+   * Starts a hand as a player seated there (`by`, or the first seated player this client signed up);
+   * CASCADE: the cards are dealt and the blinds posted when it returns. The server gives the hand its
+   * correlation id (the hand flow's key), read back from the table view.
    */
   async startHand(tableId: string, seed?: string, by?: string): Promise<{ handId: string; correlationId: string }> {
-    const correlationId = `hand-${randomUUID()}`;
-    const answer = await this.command(
-      'table',
-      tableId,
-      'StartHand',
-      seed === undefined ? {} : { seed },
-      { 'Correlation-Id': correlationId, 'Sync-Mode': 'cascade' },
-      by ?? (await this.seatedPlayer(tableId)),
-    );
-    return { handId: String(answer.events[0].payload.handId), correlationId };
+    const answer = await this.command('table', tableId, 'StartHand', seed === undefined ? {} : { seed }, CASCADE, by ?? (await this.seatedPlayer(tableId)));
+    const handId = String(answer.events[0].payload.handId);
+    const { hand } = await this.table(tableId);
+    if (hand?.handId !== handId) throw new Error(`the table view of ${tableId} does not show hand ${handId} after StartHand with CASCADE`);
+    return { handId, correlationId: hand.correlationId };
   }
 
-  /** A player's move in the table's current hand, under the hand's correlation id. */
+  /** A player's move in the table's current hand (the server files it under the hand's correlation id). */
   async act(tableId: string, playerId: string, action: BettingAction, amount?: number): Promise<CommandAnswer> {
     const hand = await this.currentHand(tableId);
-    return this.command('hand', hand.handId, 'PlayerAction', amount === undefined ? { playerId, action } : { playerId, action, amount }, this.inHand(hand));
+    return this.command('hand', hand.handId, 'PlayerAction', amount === undefined ? { playerId, action } : { playerId, action, amount }, CASCADE);
   }
 
   async draw(tableId: string, playerId: string, discardIndices: number[]): Promise<CommandAnswer> {
     const hand = await this.currentHand(tableId);
-    return this.command('hand', hand.handId, 'RequestDraw', { playerId, discardIndices }, this.inHand(hand));
+    return this.command('hand', hand.handId, 'RequestDraw', { playerId, discardIndices }, CASCADE);
   }
 
   async leave(tableId: string, playerId: string): Promise<void> {
@@ -153,9 +151,5 @@ export class PokerClient {
     const view = await this.table(tableId);
     if (view.status !== 'in_hand' || !view.hand) throw new Error(`no hand is running at table ${tableId}`);
     return view.hand;
-  }
-
-  private inHand(hand: NonNullable<TableView['hand']>): Record<string, string> {
-    return { 'Correlation-Id': hand.correlationId, 'Sync-Mode': 'cascade' };
   }
 }

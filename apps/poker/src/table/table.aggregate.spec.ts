@@ -26,7 +26,7 @@ const leave = (playerId: string) => Object.assign(new LeaveTable(), { tableId: T
 const startHand = () => Object.assign(new StartHand(), { tableId: TABLE });
 const endHand = (handId: string, stackChanges: Record<string, number>) => Object.assign(new EndHand(), { tableId: TABLE, handId, stackChanges });
 
-const created = new TableCreated('Main', 'TEXAS_HOLDEM', 5, 10, 100, 1000, 6, 30000);
+const created = new TableCreated('Main', 'TEXAS_HOLDEM', 5, 10, 100, 1000, 6, 30000, 800);
 const table = (...events: object[]) => AggregateFixture.for<TableState>(TableAggregate).given(created, ...events);
 const seated = (...seats: [string, number][]) => table(...seats.map(([id, seat]) => new PlayerJoined(id, seat, 500, 500)));
 
@@ -47,6 +47,19 @@ describe('TableAggregate', () => {
       expect(outcome.state.actionTimeoutMs).toBe(5000);
     });
 
+    it("keeps a chosen bots' pace, which every hand of the table carries", async () => {
+      const fixture = AggregateFixture.for<TableState>(TableAggregate);
+      expect((await fixture.whenThenGiven(create({ botDelayMs: 150 }), context)).state.botDelayMs).toBe(150);
+      await fixture.whenThenGiven(join('alice', 0), context);
+      await fixture.whenThenGiven(join('bob', 1), context);
+      expect(((await fixture.when(startHand(), context)).events[0] as HandStarted).botDelayMs).toBe(150);
+    });
+
+    it('reads a table created before the pace existed with the default pace', async () => {
+      const old = Object.assign(Object.create(TableCreated.prototype) as TableCreated, { ...created, botDelayMs: undefined });
+      expect(AggregateFixture.for<TableState>(TableAggregate).given(old).state.botDelayMs).toBe(800);
+    });
+
     it('refuses a table that exists', async () => {
       expectRefusal(await table().when(create()), ErrorCode.FAILED_PRECONDITION, "table already exists as 'Main'");
     });
@@ -61,7 +74,11 @@ describe('TableAggregate', () => {
       [{ maxPlayers: 1 }, 'maxPlayers must be from 2 to 10, got 1'],
       [{ variant: 'STUD' }, 'variant must be one of TEXAS_HOLDEM, OMAHA, FIVE_CARD_DRAW, got "STUD"'],
       [{ actionTimeoutMs: 500 }, 'actionTimeoutMs must be between 1000 and 600000 milliseconds, got 500'],
-    ] as [Partial<CreateTable>, string][])('refuses %j as INVALID_ARGUMENT', async (fields, message) => {
+      [{ botDelayMs: -1 }, 'botDelayMs must be between 0 and 60000 milliseconds, got -1'],
+      [{ actionTimeoutMs: 1000, botDelayMs: 1000 }, 'botDelayMs 1000 must be less than actionTimeoutMs 1000'],
+      // One message per invalid field: a non-number is not also reported as out of range.
+      [{ actionTimeoutMs: 'soon' }, /^CreateTable is invalid: actionTimeoutMs must be between 1000 and 600000 milliseconds, got "soon"$/],
+    ] as [Partial<CreateTable>, string | RegExp][])('refuses %j as INVALID_ARGUMENT', async (fields, message) => {
       expectRefusal(await AggregateFixture.for(TableAggregate).when(create(fields)), ErrorCode.INVALID_ARGUMENT, message);
     });
   });

@@ -1,6 +1,6 @@
 import { Aggregate, Apply, type CommandContext, CommandHandler, FailedPreconditionError, InvalidArgumentError } from '@nest-es/core';
 import { blindPositions, clockwiseAfter } from '../cards/index.js';
-import { CreateTable, DEFAULT_ACTION_TIMEOUT_MS, EndHand, JoinTable, LeaveTable, StartHand } from './table.commands.js';
+import { CreateTable, DEFAULT_ACTION_TIMEOUT_MS, DEFAULT_BOT_DELAY_MS, EndHand, JoinTable, LeaveTable, StartHand } from './table.commands.js';
 import { HandEnded, type HandPlayer, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, TableCreated } from './table.events.js';
 import { initialTableState, type Seat, type TableState } from './table.state.js';
 import { tableView } from './table.view.js';
@@ -26,7 +26,11 @@ export class TableAggregate {
       throw new InvalidArgumentError(`minBuyIn ${command.minBuyIn} must not exceed maxBuyIn ${command.maxBuyIn}`);
     }
     const { name, variant, smallBlind, bigBlind, minBuyIn, maxBuyIn, maxPlayers } = command;
-    return new TableCreated(name, variant, smallBlind, bigBlind, minBuyIn, maxBuyIn, maxPlayers, command.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS);
+    const actionTimeoutMs = command.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS;
+    const botDelayMs = command.botDelayMs ?? DEFAULT_BOT_DELAY_MS;
+    // A bot slower than the action timeout would be folded by the hand flow before it moves.
+    if (botDelayMs >= actionTimeoutMs) throw new InvalidArgumentError(`botDelayMs ${botDelayMs} must be less than actionTimeoutMs ${actionTimeoutMs}`);
+    return new TableCreated(name, variant, smallBlind, bigBlind, minBuyIn, maxBuyIn, maxPlayers, actionTimeoutMs, botDelayMs);
   }
 
   @CommandHandler(JoinTable, { emits: [PlayerJoined] })
@@ -84,6 +88,7 @@ export class TableAggregate {
       context.aggregateId,
       state.actionTimeoutMs,
       command.seed ?? null,
+      state.botDelayMs,
     );
   }
 
@@ -118,6 +123,7 @@ export class TableAggregate {
       maxBuyIn: event.maxBuyIn,
       maxPlayers: event.maxPlayers,
       actionTimeoutMs: event.actionTimeoutMs,
+      botDelayMs: event.botDelayMs ?? DEFAULT_BOT_DELAY_MS,
     });
   }
 

@@ -5,7 +5,10 @@ import { positiveChips, says, wholeChips } from './command-validation.js';
 
 export const MAX_SEATS = 10;
 export const DEFAULT_ACTION_TIMEOUT_MS = 30_000;
+/** How long a bot takes over its move, unless the table says otherwise. */
+export const DEFAULT_BOT_DELAY_MS = 800;
 const timeoutRange = says('between 1000 and 600000 milliseconds');
+const delayRange = says('between 0 and 60000 milliseconds');
 const seatRange = says(`a seat from 0 to ${MAX_SEATS - 1}, or -1 for any free seat`);
 
 abstract class TableCommand {
@@ -24,6 +27,8 @@ export class CreateTable extends TableCommand {
   @IsInt(says('a whole number')) @Min(2, says(`from 2 to ${MAX_SEATS}`)) @Max(MAX_SEATS, says(`from 2 to ${MAX_SEATS}`)) maxPlayers!: number;
   /** How long the hand flow waits for a player before checking or folding for them. */
   @IsOptional() @IsInt(timeoutRange) @Min(1000, timeoutRange) @Max(600_000, timeoutRange) actionTimeoutMs?: number;
+  /** How long the server lets a bot think before it moves for it; less than actionTimeoutMs. */
+  @IsOptional() @IsInt(delayRange) @Min(0, delayRange) @Max(60_000, delayRange) botDelayMs?: number;
 }
 
 export class JoinTable extends TableCommand {

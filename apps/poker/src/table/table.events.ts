@@ -1,4 +1,5 @@
 import type { Variant } from '../cards/index.js';
+import { DEFAULT_BOT_DELAY_MS } from './table.commands.js';
 
 export class TableCreated {
   constructor(
@@ -10,6 +11,8 @@ export class TableCreated {
     readonly maxBuyIn: number,
     readonly maxPlayers: number,
     readonly actionTimeoutMs: number,
+    /** Absent from tables created before bots were paced by the server: DEFAULT_BOT_DELAY_MS. */
+    readonly botDelayMs?: number,
   ) {}
 }
 
@@ -53,6 +56,8 @@ export class HandStarted {
     readonly actionTimeoutMs: number,
     /** StartHand's seed, for the deck; null: shuffled at random. */
     readonly deckSeed: string | null = null,
+    /** How long the server lets a bot think before it moves for it. */
+    readonly botDelayMs: number = DEFAULT_BOT_DELAY_MS,
   ) {}
 }
 

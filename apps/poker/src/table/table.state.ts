@@ -1,5 +1,5 @@
 import type { Variant } from '../cards/index.js';
-import { DEFAULT_ACTION_TIMEOUT_MS } from './table.commands.js';
+import { DEFAULT_ACTION_TIMEOUT_MS, DEFAULT_BOT_DELAY_MS } from './table.commands.js';
 
 export interface Seat {
   playerId: string;
@@ -19,6 +19,7 @@ export interface TableState {
   maxBuyIn: number;
   maxPlayers: number;
   actionTimeoutMs: number;
+  botDelayMs: number;
   /** Keyed by seat position ('0' .. '9'), so joins at different seats merge field by field. */
   seats: Record<string, Seat>;
   /** -1 until the first hand. */
@@ -39,6 +40,7 @@ export function initialTableState(): TableState {
     maxBuyIn: 0,
     maxPlayers: 0,
     actionTimeoutMs: DEFAULT_ACTION_TIMEOUT_MS,
+    botDelayMs: DEFAULT_BOT_DELAY_MS,
     seats: {},
     dealerPosition: -1,
     handCount: 0,

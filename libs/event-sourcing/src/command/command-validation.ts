@@ -9,7 +9,10 @@ import { SyncMode } from '../model/send-options.js';
 
 const MAX_ID_LENGTH = 200;
 
-/** class-validator on the command instance; every violated constraint is named in the message. */
+/**
+ * class-validator on the command instance; every invalid field is named in the message, once (a
+ * non-number is not also reported as too small and too large).
+ */
 export async function validateCommand(command: object): Promise<void> {
   const errors = await validate(command, { forbidUnknownValues: false });
   if (errors.length > 0) {
@@ -21,7 +24,11 @@ export async function validateCommand(command: object): Promise<void> {
 function flatten(errors: ValidationError[], prefix = ''): string[] {
   return errors.flatMap((error) => {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((text) => (prefix ? `${path}: ${text}` : text));
+    // The field's first decorator that failed, as written top-down: decorators register bottom-up,
+    // so it is the last one class-validator lists (the type check before the range, say).
+    const own = Object.values(error.constraints ?? {})
+      .slice(-1)
+      .map((text) => (prefix ? `${path}: ${text}` : text));
     return [...own, ...flatten(error.children ?? [], path)];
   });
 }
