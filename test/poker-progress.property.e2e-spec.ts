@@ -153,7 +153,7 @@ describe('every table can finish its hand and be left, whatever the requests (pr
 
         // The requests stop. Each table's hand finishes by itself, then everyone leaves with their chips.
         for (const [t, tableId] of tables.entries()) {
-          await eventually(() => tableState(tableId), (state) => state.status === 'waiting', `table ${tableId} finishes its hand`, 60_000);
+          await eventually(() => tableState(tableId), (state) => state.status === 'waiting', `table ${tableId} finishes its hand`, 30_000);
           for (const seat of Object.values((await tableState(tableId)).seats)) await client.leave(tableId, seat.playerId);
           expect((await tableState(tableId)).seats).toEqual({});
           const balances = await Promise.all(players[t].map((id) => client.balance(id)));
@@ -161,7 +161,8 @@ describe('every table can finish its hand and be left, whatever the requests (pr
           expect(balances.reduce((sum, b) => sum + b.bankroll, 0)).toBe(PLAYERS_PER_TABLE * STARTING_BANKROLL);
         }
       }),
-      { seed: 1616, numRuns: 8 },
+      // A failing case is reported as found: shrinking would replay it, wedged tables and all.
+      { seed: 1616, numRuns: 6, endOnFailure: true },
     );
-  });
+  }, 300_000);
 });
