@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { DataSource, EntityManager } from 'typeorm';
-import { CommandGateway, EVENT_SOURCING_DATA_SOURCE, EventSourcingError, EventSourcingModule, NatsJetStreamModule, OnEvent, portableQuery, Projector, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, READ_MODEL_DATA_SOURCE, EventSourcingError, EventSourcingModule, NatsJetStreamModule, OnEvent, portableQuery, Projector, type StoredEvent } from '@nest-es/core';
 import { EventNotifier, EventProcessor } from '@nest-es/core/testing';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { measureAtRate } from './command.bench.js';
@@ -21,7 +21,7 @@ class ScaleOutProjector implements OnModuleInit {
   /** When each deposit was projected (epoch ms), by event id. */
   readonly projectedAt = new Map<string, number>();
 
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
     await this.dataSource.query('CREATE TABLE IF NOT EXISTS bench_scale_view (id TEXT PRIMARY KEY, balance INTEGER NOT NULL)');
