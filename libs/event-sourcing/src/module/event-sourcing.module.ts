@@ -108,11 +108,11 @@ const typeOrmStoreProviders: Provider[] = [
   },
   {
     provide: WAKE_CHANNEL,
-    useFactory: (ds: DataSource) => {
+    useFactory: (ds: DataSource, store: TypeOrmEventStore) => {
       const sql = sqlClientFor(ds);
-      return sql instanceof PostgresSqlClient ? new PostgresWakeChannel(sql.pool, sql.driver.Client) : null;
+      return sql instanceof PostgresSqlClient ? new PostgresWakeChannel(sql.pool, sql.driver.Client, store) : null;
     },
-    inject: [EVENT_SOURCING_DATA_SOURCE],
+    inject: [EVENT_SOURCING_DATA_SOURCE, EVENT_STORE_ADAPTER],
   },
   {
     provide: PROJECTION_TRANSACTIONS,

@@ -21,8 +21,11 @@ import { pgQuery } from './sql-client.js';
  */
 export const APPEND_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('es_events:' || current_schema(), 0))`;
 
-/** A batch's append: one statement, so one round trip and one transaction (see migration 3, `es_append`). */
-const APPEND_SQL = 'SELECT kind, ord, value FROM es_append($1, $2, $3, $4, $5, $6, $7, $8)';
+/**
+ * A batch's append: one statement, so one round trip and one transaction (see migration 3, `es_append`),
+ * which also sends the wake-up for other instances when there is one (migration 5).
+ */
+const APPEND_SQL = 'SELECT kind, ord, value FROM es_append($1, $2, $3, $4, $5, $6, $7, $8, $9)';
 
 interface AppendRow {
   kind: 'position' | 'stream' | 'command';
@@ -44,6 +47,9 @@ interface AssumedState {
  * was written and the statement returned the actual state: the batch is planned on it and sent again.
  */
 export class PostgresAppendWriter implements AppendWriter {
+  /** The NOTIFY payload each committed batch sends on the schema's wake-up channel; null sends none. */
+  wakeUp: string | null = null;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly types: pg.CustomTypesConfig,
@@ -125,6 +131,7 @@ export class PostgresAppendWriter implements AppendWriter {
         commands.map((request) => request.commandId),
         JSON.stringify(events),
         JSON.stringify(commandRows),
+        this.wakeUp,
       ], this.types),
     );
     return rows;

@@ -8,11 +8,17 @@ const CHANNEL_SQL = `SELECT 'es_wake_' || current_schema() AS channel`;
 const NOTIFY_SQL = `SELECT pg_notify('es_wake_' || current_schema(), $1)`;
 const RECONNECT_MS = 1_000;
 
+/** The event store's side: it sends the append wake-ups itself, in each append's transaction. */
+export interface AppendAnnouncer {
+  announceAppends(payload: string): void;
+}
+
 /**
  * Wake-ups over PostgreSQL's LISTEN/NOTIFY. One dedicated connection listens (a pooled one would
- * be handed to other queries); announcements go through the pool and are coalesced: while one is in
- * flight, any number of further ones become a single follow-up, so a busy instance adds at most one
- * NOTIFY per round trip, not one per append. A payload carries the sender's id so it skips its own.
+ * be handed to other queries). Appends are announced by the event store's `es_append`, in the
+ * append's own transaction: no round trip of their own, and sent only when the events committed.
+ * Checkpoint moves go through the pool and are coalesced: while one is in flight, any number of
+ * further ones become a single follow-up. A payload carries the sender's id so it skips its own.
  */
 export class PostgresWakeChannel implements WakeChannel {
   private readonly logger = new Logger('PostgresWakeChannel');
@@ -27,7 +33,10 @@ export class PostgresWakeChannel implements WakeChannel {
     private readonly pool: pg.Pool,
     /** pg's Client class, from the module TypeORM loaded (pg is an optional peer). */
     private readonly Client: typeof pg.Client,
-  ) {}
+    appends: AppendAnnouncer,
+  ) {
+    appends.announceAppends(payload('append', this.id));
+  }
 
   async listen(onWake: (kind: WakeKind) => void): Promise<void> {
     this.closed = false;
@@ -38,14 +47,15 @@ export class PostgresWakeChannel implements WakeChannel {
   }
 
   announce(kind: WakeKind): void {
-    if (this.closed) return;
+    // Appends were announced by their own transaction (see the constructor).
+    if (this.closed || kind === 'append') return;
     if (this.inFlight.get(kind)) {
       this.again.add(kind);
       return;
     }
     this.inFlight.set(kind, true);
     this.pool
-      .query(NOTIFY_SQL, [`${kind}:${this.id}`])
+      .query(NOTIFY_SQL, [payload(kind, this.id)])
       .catch((error: Error) => this.logger.debug(`wake-up not sent: ${error.message}`))
       .finally(() => {
         this.inFlight.set(kind, false);
@@ -96,3 +106,5 @@ export class PostgresWakeChannel implements WakeChannel {
     }, RECONNECT_MS);
   }
 }
+
+const payload = (kind: WakeKind, sender: string) => `${kind}:${sender}`;

@@ -57,7 +57,7 @@ export class TypeOrmEventStore implements EventStore {
 
   private constructor(
     private readonly sql: SqlClient,
-    writer: AppendWriter,
+    private readonly writer: AppendWriter,
     maxBatchSize: number,
   ) {
     this.commits = new GroupCommit(writer, (fault, request, error) => this.explain(fault, request, error), maxBatchSize);
@@ -76,6 +76,15 @@ export class TypeOrmEventStore implements EventStore {
     const sql = sqlClientFor(dataSource);
     const writer = sql instanceof SqliteSqlClient ? new SqliteAppendWriter(sql.db) : new PostgresAppendWriter(sql.pool, sql.types);
     return new TypeOrmEventStore(sql, writer, maxBatchSize);
+  }
+
+  /**
+   * On PostgreSQL, has every committed batch of appends NOTIFY the schema's wake-up channel with
+   * `payload`, from its own transaction: announcing costs no round trip (the PostgreSQL wake channel
+   * sets this). SQLite has no channel: one process.
+   */
+  announceAppends(payload: string): void {
+    if (this.writer instanceof PostgresAppendWriter) this.writer.wakeUp = payload;
   }
 
   async append(request: AppendRequest): Promise<AppendResult> {

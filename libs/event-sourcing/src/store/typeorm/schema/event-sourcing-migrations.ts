@@ -1,4 +1,5 @@
 import { EventSourcingAppendFunction1764547200003 } from './migrations/append-function.migration.js';
+import { EventSourcingAppendWakeUp1764547200005 } from './migrations/append-wake-up.migration.js';
 import { EventSourcingCommandFingerprints1764547200004 } from './migrations/command-fingerprints.migration.js';
 import { EventSourcingCheckpointsDeadLettersTimers1764547200002 } from './migrations/checkpoints-dead-letters-timers.migration.js';
 import { EventSourcingEventsCommandsSnapshots1764547200001 } from './migrations/events-commands-snapshots.migration.js';
@@ -12,4 +13,5 @@ export const eventSourcingMigrations = [
   EventSourcingCheckpointsDeadLettersTimers1764547200002,
   EventSourcingAppendFunction1764547200003,
   EventSourcingCommandFingerprints1764547200004,
+  EventSourcingAppendWakeUp1764547200005,
 ];
