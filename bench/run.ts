@@ -6,7 +6,7 @@ import { EVENT_SOURCING_DATA_SOURCE } from '@nest-es/core';
 import { bootBenchApp } from './bench-app.js';
 import { measureAppendLock } from './append-lock.bench.js';
 import { measureCatchUp } from './catch-up.bench.js';
-import { measureAtRate, measureCommands } from './command.bench.js';
+import { measureAtRate, measureCommands, warmAccounts } from './command.bench.js';
 import { postgresDatabase, postgresUrl, sqliteDatabase, type BenchDatabase } from './databases.js';
 import { loadAverage, machineInfo } from './machine.js';
 import { measureMemory } from './memory.bench.js';
@@ -64,6 +64,7 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Pr
     let rawFigures: RawCommitFigures;
     try {
       log(`${db.kind}: commands (warm-up, 1 caller, ${plan.moderateRatePerSec}/s, 16 and 64 callers), then the raw driver at ${RAW_CALLERS} callers and at 1`);
+      await warmAccounts(app, plan.accounts);
       await measureCommands(app, 64, plan.warmupMs, plan.accounts);
       // The light loads first: the database's background work after the heaviest run (checkpoints,
       // vacuum) would land in whatever is measured next. The raw driver runs right after 64 callers.
