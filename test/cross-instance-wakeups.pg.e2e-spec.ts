@@ -39,8 +39,10 @@ describe('wake-ups between instances on PostgreSQL', () => {
 
   it('wakes the other instance for every command of a run, not only the first', async () => {
     const view = worker.get(ShopReadModel);
+    // A sku per order: one sku's stock (10) would run out, and the other instance's saga would cancel
+    // orders past the tenth, racing the read below.
     for (let i = 0; i < 20; i++) {
-      await gateway.send(new PlaceOrder(`w3-${i}`, 'fig', 1), { syncMode: SyncMode.SIMPLE });
+      await gateway.send(new PlaceOrder(`w3-${i}`, `fig-${i}`, 1), { syncMode: SyncMode.SIMPLE });
       expect(await view.order(`w3-${i}`)).toEqual({ status: 'placed', projections: 1 });
     }
   });
