@@ -4,7 +4,8 @@ import { Test } from '@nestjs/testing';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { CommandGateway, EVENT_STORE, EventSourcingModule, NatsJetStreamModule, type EventStore, type NatsJetStreamOptions, type StoredEvent } from '@nest-es/core';
-import { PlaceOrder, SHOP_PROVIDERS, StockCounted } from './support/shop.domain.js';
+import { PrivateNatsServer } from './support/nats-server.js';
+import { PayOrder, PlaceOrder, SHOP_PROVIDERS, StockCounted } from './support/shop.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -17,11 +18,11 @@ async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise
   }
 }
 
-async function shopWithNats(store: TestStore, nats: Omit<NatsJetStreamOptions, 'servers'>): Promise<INestApplication> {
+async function shopWithNats(store: TestStore, nats: Omit<NatsJetStreamOptions, 'servers'>, servers = NATS_URL): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
     imports: [
       EventSourcingModule.forRoot({ store: store.options, processing: { pollIntervalMs: 50, timerPollIntervalMs: 20 } }),
-      NatsJetStreamModule.forRoot({ servers: NATS_URL, ...nats }),
+      NatsJetStreamModule.forRoot({ servers, ...nats }),
     ],
     providers: SHOP_PROVIDERS,
   }).compile();
@@ -57,20 +58,33 @@ describe(`NATS JetStream adapters (${process.env.ES_TEST_DB ?? 'sqlite'})`, () =
     await store?.cleanup();
   });
 
-  async function streamMessages(name: string): Promise<Published[]> {
-    const info = await jsm.streams.info(name);
+  async function streamMessages(name: string, manager = jsm): Promise<Published[]> {
+    const info = await manager.streams.info(name);
     const out: Published[] = [];
     for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-      out.push((await jsm.streams.getMessage(name, { seq }))!.json<Published>());
+      out.push((await manager.streams.getMessage(name, { seq }))!.json<Published>());
     }
     return out;
   }
+
+  /** Each event stored is in the stream once, and each aggregate's events are in their order. */
+  function expectPublishedOnceInOrder(published: Published[], stored: StoredEvent[]): void {
+    expect(published.map((m) => m.eventId).sort()).toEqual(stored.map((e) => e.metadata.eventId).sort());
+    expect(new Set(published.map((m) => m.eventId)).size).toBe(published.length);
+    const last = new Map<string, number>();
+    for (const message of published) {
+      const key = `${message.aggregateType}/${message.aggregateId}`;
+      expect(message.sequence).toBe((last.get(key) ?? 0) + 1);
+      last.set(key, message.sequence);
+    }
+  }
+
+  const all = async (app: INestApplication): Promise<StoredEvent[]> => app.get<EventStore>(EVENT_STORE).readAll({ limit: 10_000 });
 
   it('publishes every committed event once, with the event id as message id, in each aggregate\'s order, across a restart', async () => {
     const stream = `ES_OUT_${id}`;
     streams.push(stream);
     const publisher = { stream, subjectPrefix: `out${id}` };
-    const all = async (app: INestApplication): Promise<StoredEvent[]> => app.get<EventStore>(EVENT_STORE).readAll({ limit: 10_000 });
     let app = await shopWithNats(store, { publisher });
     try {
       for (let i = 0; i < 10; i++) await app.get(CommandGateway).send(new PlaceOrder(`p${i}`, `sku-${i % 3}`, 1));
@@ -90,17 +104,41 @@ describe(`NATS JetStream adapters (${process.env.ES_TEST_DB ?? 'sqlite'})`, () =
     }
 
     const published = await streamMessages(stream);
-    expect(published.map((m) => m.eventId).sort()).toEqual(stored.map((e) => e.metadata.eventId).sort());
-    expect(new Set(published.map((m) => m.eventId)).size).toBe(published.length);
-    const last = new Map<string, number>();
-    for (const message of published) {
-      const key = `${message.aggregateType}/${message.aggregateId}`;
-      expect(message.sequence).toBe((last.get(key) ?? 0) + 1);
-      last.set(key, message.sequence);
-    }
+    expectPublishedOnceInOrder(published, stored);
     const first = (await jsm.streams.getMessage(stream, { seq: 1 }))!;
     expect(first.subject).toBe(`out${id}.${published[0].aggregateType}.${published[0].type}`);
     expect(first.header?.get('Nats-Msg-Id')).toBe(published[0].eventId);
+  });
+
+  it('survives a NATS restart: nothing lost, nothing twice, no aggregate\'s events reordered', async () => {
+    // A server of the test's own (the shared one on 4222 stays up for the other suites).
+    const server = await PrivateNatsServer.start();
+    const stream = `ES_RESTART_${id}`;
+    const app = await shopWithNats(store, { publisher: { stream, subjectPrefix: `restart${id}` } }, server.url);
+    let own: NatsConnection | undefined;
+    try {
+      const gateway = app.get(CommandGateway);
+      for (let i = 0; i < 5; i++) await gateway.send(new PlaceOrder(`r${id}-${i}`, `rsku-${i}`, 1));
+      own = await connect({ servers: server.url, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+      const manager = await jetstreamManager(own);
+      await until(async () => (await streamMessages(stream, manager)).length === (await all(app)).length);
+
+      // NATS goes away while the same aggregates go on: their next events wait for it.
+      await server.stop();
+      for (let i = 0; i < 5; i++) await gateway.send(new PayOrder(`r${id}-${i}`));
+      for (let i = 5; i < 8; i++) await gateway.send(new PlaceOrder(`r${id}-${i}`, `rsku-${i}`, 1));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await server.restart();
+
+      await until(async () => (await streamMessages(stream, manager).catch(() => [])).length === (await all(app)).length, 30_000);
+      const stored = await all(app);
+      expect(stored.filter((event) => event.type === 'OrderPaid')).toHaveLength(5);
+      expectPublishedOnceInOrder(await streamMessages(stream, manager), stored);
+    } finally {
+      await app.close();
+      await own?.close();
+      await server.destroy();
+    }
   });
 
   it('stores each incoming message once as a fact, and acknowledges it only after', async () => {

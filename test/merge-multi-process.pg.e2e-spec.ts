@@ -1,10 +1,20 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { ledgerViolations, type CommandOutcome } from './support/player-ledger.js';
 import { type PokerProcess as Instance, startPokerProcess, stopPokerProcess as stop } from './support/poker-process.js';
-import { createTestStore, type TestStore } from './support/test-store.js';
+import { createTestStore, TEST_DATABASE_URL, type TestStore } from './support/test-store.js';
 
-/** Both processes sign and check player tokens with one secret, as a deployment of several would. */
-const startPoker = (databaseUrl: string, secret: string) => startPokerProcess(databaseUrl, { POKER_AUTH_SECRET: secret });
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const STREAM = `POKER_MP_${randomBytes(5).toString('hex')}`;
+
+/**
+ * Both processes sign and check player tokens with one secret, as a deployment of several would,
+ * share the subscribers' work (scale-out) and publish the events to one JetStream stream.
+ */
+const startPoker = (databaseUrl: string, secret: string) =>
+  startPokerProcess(databaseUrl, { POKER_AUTH_SECRET: secret, POKER_SCALE_OUT_PARTITIONS: '4', NATS_URL, POKER_NATS_STREAM: STREAM });
 
 describe('two poker processes on one PostgreSQL database, racing on the same players', () => {
   let store: TestStore;
@@ -21,6 +31,9 @@ describe('two poker processes on one PostgreSQL database, racing on the same pla
 
   afterAll(async () => {
     await Promise.all(instances.map(stop));
+    const nc = await connect({ servers: NATS_URL });
+    await (await jetstreamManager(nc)).streams.delete(STREAM).catch(() => undefined);
+    await nc.close();
     await store.cleanup();
   });
 
@@ -78,6 +91,35 @@ describe('two poker processes on one PostgreSQL database, racing on the same pla
       expect(ledgerViolations(history.events, acknowledged, viewA.state.bankroll)).toEqual([]);
       const renames = history.events.filter((event: { type: string }) => event.type === 'PlayerRenamed');
       expect(viewA.state.displayName).toBe(renames.length > 0 ? renames[renames.length - 1].payload.displayName : id);
+    }
+  });
+
+  it('runs scaled out: both are members sharing the work, and every event is in the JetStream stream once', async () => {
+    const schema = (store.options as { schema: string }).schema;
+    const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    const nc = await connect({ servers: NATS_URL });
+    await db.connect();
+    try {
+      await db.query(`SET search_path TO ${schema}`);
+      const members = await db.query(
+        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND granted
+           AND classid = (hashtext('es_members:' || $1::text)::bigint & 4294967295)::oid`,
+        [schema],
+      );
+      expect(members.rows).toHaveLength(2);
+      const jsm = await jetstreamManager(nc);
+      const events = async () => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM es_events')).rows[0].n);
+      const deadline = Date.now() + 30_000;
+      while ((await jsm.streams.info(STREAM)).state.messages !== (await events()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      const { state } = await jsm.streams.info(STREAM);
+      const ids = new Set<string>();
+      for (let seq = state.first_seq; seq <= state.last_seq; seq++) ids.add((await jsm.streams.getMessage(STREAM, { seq }))!.json<{ eventId: string }>().eventId);
+      const stored = (await db.query<{ event_id: string }>('SELECT event_id FROM es_events')).rows.map((row) => row.event_id);
+      expect(state.messages).toBe(stored.length);
+      expect([...ids].sort()).toEqual(stored.sort());
+    } finally {
+      await nc.close();
+      await db.end();
     }
   });
 });

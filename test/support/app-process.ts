@@ -43,10 +43,15 @@ export async function startProcess(command: string, args: string[], env: Record<
   return { child, url: `http://127.0.0.1:${port ?? listened[1]}`, output };
 }
 
-/** Stops the process with `signal` (SIGTERM: a graceful shutdown; SIGKILL: no goodbye) and waits for it to exit. */
-export async function stopAppProcess({ child }: AppProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+/**
+ * Stops the process with `signal` (SIGTERM: a graceful shutdown; SIGKILL: no goodbye) and waits for
+ * it to exit; one that is still there after `graceMs` is killed, so a stuck shutdown cannot hang a suite.
+ */
+export async function stopAppProcess({ child }: AppProcess, signal: NodeJS.Signals = 'SIGTERM', graceMs = 20_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
+  clearTimeout(timer);
 }

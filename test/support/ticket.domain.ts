@@ -4,7 +4,7 @@ import {
   AggregateId,
   Apply,
   CommandHandler,
-  EVENT_SOURCING_DATA_SOURCE,
+  READ_MODEL_DATA_SOURCE,
   OnEvent,
   OnTimeout,
   ProcessManager,
@@ -113,7 +113,7 @@ export class TicketReminderProcess {
 /** One row per event id with the number of times it was projected (a double shows as 2). */
 @Projector('ticket-ledger', { batchSize: 50 })
 export class TicketLedgerProjector implements OnModuleInit {
-  constructor(@Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
     await this.dataSource.query('CREATE TABLE IF NOT EXISTS ticket_ledger (event_id TEXT PRIMARY KEY, projections INTEGER NOT NULL)');

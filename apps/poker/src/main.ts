@@ -10,7 +10,15 @@ import { withTracing } from './tracing.js';
 async function bootstrap(): Promise<void> {
   const config = loadPokerConfig();
   const app = await NestFactory.create<NestExpressApplication>(
-    withTracing(PokerServerModule.forRoot({ store: config.store, auth: config.auth, requestsPerMinute: config.requestsPerMinute })),
+    withTracing(
+      PokerServerModule.forRoot({
+        store: config.store,
+        auth: config.auth,
+        requestsPerMinute: config.requestsPerMinute,
+        processing: config.scaleOut ? { scaleOut: config.scaleOut } : undefined,
+        nats: config.nats,
+      }),
+    ),
   );
   configurePokerApp(app);
   app.enableShutdownHooks();

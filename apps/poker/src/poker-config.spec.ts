@@ -24,6 +24,20 @@ describe('poker configuration from the environment', () => {
     expect(() => loadPokerConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/unsupported database URL scheme "mysql:"/);
   });
 
+  it('reads the scale-out and NATS settings; scale-out only on PostgreSQL', () => {
+    const postgres = 'postgres://u@db:5432/poker';
+    expect(loadPokerConfig({ DATABASE_URL: postgres, POKER_SCALE_OUT_PARTITIONS: '8', POKER_REBALANCE_INTERVAL_MS: '250' }).scaleOut).toEqual({ partitions: 8, rebalanceIntervalMs: 250 });
+    expect(loadPokerConfig({ DATABASE_URL: postgres }).scaleOut).toBeUndefined();
+    expect(() => loadPokerConfig({ POKER_SCALE_OUT_PARTITIONS: '8' })).toThrow('POKER_SCALE_OUT_PARTITIONS needs a PostgreSQL DATABASE_URL');
+    expect(() => loadPokerConfig({ DATABASE_URL: postgres, POKER_SCALE_OUT_PARTITIONS: '0' })).toThrow("POKER_SCALE_OUT_PARTITIONS must be a whole number > 0, got '0'");
+    expect(loadPokerConfig({ NATS_URL: 'nats://a:4222,nats://b:4222' }).nats).toEqual({
+      servers: ['nats://a:4222', 'nats://b:4222'],
+      publisher: { stream: 'POKER_EVENTS', subjectPrefix: 'poker' },
+    });
+    expect(loadPokerConfig({ NATS_URL: 'nats://a:4222', POKER_NATS_STREAM: 'TABLES' }).nats?.publisher?.stream).toBe('TABLES');
+    expect(loadPokerConfig({}).nats).toBeUndefined();
+  });
+
   it('masks the password when printing the URL', () => {
     expect(redactUrl('postgres://u:secret@db:5432/poker')).toBe('postgres://u:***@db:5432/poker');
   });

@@ -1,4 +1,4 @@
-import { parseDatabaseUrl, type StoreOptions } from '@nest-es/core';
+import { parseDatabaseUrl, type NatsJetStreamOptions, type ScaleOutOptions, type StoreOptions } from '@nest-es/core';
 import type { PokerAuthOptions } from './auth/poker-auth-options.js';
 
 export interface PokerConfig {
@@ -7,6 +7,10 @@ export interface PokerConfig {
   store: StoreOptions;
   auth: PokerAuthOptions;
   requestsPerMinute?: number;
+  /** Several instances on one PostgreSQL database share the subscribers' work (docs/scaling.md). */
+  scaleOut?: ScaleOutOptions;
+  /** Committed events out to NATS JetStream. */
+  nats?: NatsJetStreamOptions;
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:data/poker.sqlite';
@@ -16,7 +20,9 @@ export const DEFAULT_DATABASE_URL = 'sqlite:data/poker.sqlite';
  * docs/security.md): POKER_AUTH_SECRET (signs player tokens; default random, so tokens end with the
  * process), POKER_TOKEN_TTL_SECONDS, POKER_ADMIN_TOKEN (mounts the dead-letter routes behind it),
  * POKER_SEEDED_DEALS=true (lets StartHand choose the deck seed: demos and tests only),
- * POKER_REQUESTS_PER_MINUTE (per client address).
+ * POKER_REQUESTS_PER_MINUTE (per client address). To run several instances (docs/scaling.md):
+ * POKER_SCALE_OUT_PARTITIONS (turns scale-out on; PostgreSQL only), POKER_REBALANCE_INTERVAL_MS;
+ * NATS_URL (turns the JetStream publisher on) with POKER_NATS_STREAM (default POKER_EVENTS).
  */
 export function loadPokerConfig(env: NodeJS.ProcessEnv = process.env): PokerConfig {
   const port = Number(env.PORT ?? 3000);
@@ -32,6 +38,12 @@ export function loadPokerConfig(env: NodeJS.ProcessEnv = process.env): PokerConf
   if (env.POKER_SEEDED_DEALS === 'true') auth.seededDeals = true;
   const config: PokerConfig = { port, databaseUrl, store: parseDatabaseUrl(databaseUrl), auth };
   if (env.POKER_REQUESTS_PER_MINUTE) config.requestsPerMinute = positive('POKER_REQUESTS_PER_MINUTE', env.POKER_REQUESTS_PER_MINUTE);
+  if (env.POKER_SCALE_OUT_PARTITIONS) {
+    if (!('type' in config.store) || config.store.type !== 'postgres') throw new Error('POKER_SCALE_OUT_PARTITIONS needs a PostgreSQL DATABASE_URL: instances share a SQLite file only one at a time');
+    config.scaleOut = { partitions: positive('POKER_SCALE_OUT_PARTITIONS', env.POKER_SCALE_OUT_PARTITIONS) };
+    if (env.POKER_REBALANCE_INTERVAL_MS) config.scaleOut.rebalanceIntervalMs = positive('POKER_REBALANCE_INTERVAL_MS', env.POKER_REBALANCE_INTERVAL_MS);
+  }
+  if (env.NATS_URL) config.nats = { servers: env.NATS_URL.split(','), publisher: { stream: env.POKER_NATS_STREAM || 'POKER_EVENTS', subjectPrefix: 'poker' } };
   return config;
 }
 

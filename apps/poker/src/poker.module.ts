@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { EventSourcingModule, type ProcessingOptions, type StoreOptions } from '@nest-es/core';
+import { EventSourcingModule, NatsJetStreamModule, type NatsJetStreamOptions, type ProcessingOptions, type StoreOptions } from '@nest-es/core';
 import { EventSourcingCqrsModule } from '@nest-es/core/cqrs';
 import { AdminTokenGuard } from './auth/admin-token.guard.js';
 import { AuthController } from './auth/auth.controller.js';
@@ -37,6 +37,8 @@ export interface PokerModuleOptions {
   /** Tests poll faster than the defaults. */
   processing?: ProcessingOptions;
   auth?: PokerAuthOptions;
+  /** The NATS JetStream adapters (the publisher of the poker events), when given. */
+  nats?: NatsJetStreamOptions;
 }
 
 /**
@@ -64,6 +66,7 @@ export class PokerModule {
         }),
         CqrsModule.forRoot(),
         EventSourcingCqrsModule,
+        ...(options.nats ? [NatsJetStreamModule.forRoot(options.nats)] : []),
       ],
       controllers: [AuthController, BuyInController, BalancesController, LeaderboardController, TablesController, BotsController],
       providers: [

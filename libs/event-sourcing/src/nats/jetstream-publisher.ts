@@ -64,6 +64,7 @@ export class JetStreamPublisher implements OnApplicationBootstrap, OnApplication
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (!this.options.publisher) return;
     await this.loop.stop();
     await this.leases.release(this.name).catch(() => undefined);
     await this.connection?.nc.drain().catch(() => undefined);
