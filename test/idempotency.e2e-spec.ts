@@ -1,10 +1,8 @@
-import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import request from 'supertest';
 import { CommandGateway, EventSourcingModule, EVENT_STORE, type EventStore } from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
-import { createMergeApp } from './support/merge-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { useMergeApp } from './support/merge-app-suite.js';
 
 async function boot(store: TestStore) {
   const moduleRef = await Test.createTestingModule({
@@ -52,29 +50,16 @@ describe('command idempotency by command id', () => {
 });
 
 describe('a Command-Id is tied to its command', () => {
-  let store: TestStore;
-  let app: INestApplication;
-  let http: ReturnType<typeof request>;
-
-  beforeAll(async () => {
-    store = await createTestStore();
-    app = await createMergeApp(store.options);
-    http = request(app.getHttpServer());
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await store.cleanup();
-  });
+  const suite = useMergeApp();
 
   const edit = (id: string, body: unknown, headers: Record<string, string | string[]>) => {
     // An array value goes out as the header repeated, one line per value.
-    return http
+    return suite.http
       .post(`/commands/document/${id}/EditDocument`)
       .set(headers as Record<string, string>)
       .send(body as object);
   };
-  const stored = async (id: string) => (await http.get(`/aggregates/document/${id}/events`)).body.events ?? [];
+  const stored = async (id: string) => (await suite.http.get(`/aggregates/document/${id}/events`)).body.events ?? [];
 
   it('answers the same command again with its first result, whatever the key order of the body', async () => {
     const first = await edit('fp1', { text: 'hello', documentId: 'fp1' }, { 'Command-Id': 'fp-a' });

@@ -1,9 +1,6 @@
-import type { INestApplication } from '@nestjs/common';
 import { connect, type AddressInfo } from 'node:net';
-import request from 'supertest';
 import { DEAD_LETTER_STORE, type DeadLetterStore } from '@nest-es/core';
-import { createMergeApp } from './support/merge-app.js';
-import { createTestStore, type TestStore } from './support/test-store.js';
+import { useMergeApp } from './support/merge-app-suite.js';
 
 /** Sends raw bytes and resolves with everything the server answers before it closes the connection. */
 function rawExchange(port: number, bytes: string): Promise<string> {
@@ -17,30 +14,16 @@ function rawExchange(port: number, bytes: string): Promise<string> {
 }
 
 describe('HTTP listings page; requests Node refuses get coded answers', () => {
-  let store: TestStore;
-  let app: INestApplication;
-  let http: ReturnType<typeof request>;
+  const suite = useMergeApp({ listen: true });
 
-  beforeAll(async () => {
-    store = await createTestStore();
-    app = await createMergeApp(store.options);
-    await app.listen(0, '127.0.0.1');
-    http = request(app.getHttpServer());
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await store?.cleanup();
-  });
-
-  const edit = (id: string, text: string) => http.post(`/commands/document/${id}/EditDocument`).send({ text });
+  const edit = (id: string, text: string) => suite.http.post(`/commands/document/${id}/EditDocument`).send({ text });
 
   it('pages an aggregate\'s events with limit and afterSequence: each event once, nextAfterSequence until the last page', async () => {
     for (let i = 1; i <= 5; i++) expect((await edit('paged', `v${i}`)).status).toBe(200);
     const pages: Array<{ sequences: number[]; next: unknown }> = [];
     let after: number | undefined = 0;
     while (after !== undefined) {
-      const res = await http.get(`/aggregates/document/paged/events?limit=2&afterSequence=${after}`);
+      const res = await suite.http.get(`/aggregates/document/paged/events?limit=2&afterSequence=${after}`);
       expect(res.status).toBe(200);
       pages.push({ sequences: res.body.events.map((e: { sequence: number }) => e.sequence), next: res.body.nextAfterSequence });
       after = res.body.nextAfterSequence;
@@ -50,36 +33,36 @@ describe('HTTP listings page; requests Node refuses get coded answers', () => {
       { sequences: [3, 4], next: 4 },
       { sequences: [5], next: undefined },
     ]);
-    const whole = await http.get('/aggregates/document/paged/events');
+    const whole = await suite.http.get('/aggregates/document/paged/events');
     expect([whole.body.events.length, 'nextAfterSequence' in whole.body]).toEqual([5, false]);
-    const exact = await http.get('/aggregates/document/paged/events?limit=5');
+    const exact = await suite.http.get('/aggregates/document/paged/events?limit=5');
     expect('nextAfterSequence' in exact.body).toBe(false);
-    const atTheEnd = await http.get('/aggregates/document/paged/events?afterSequence=2147483647');
+    const atTheEnd = await suite.http.get('/aggregates/document/paged/events?afterSequence=2147483647');
     expect([atTheEnd.status, atTheEnd.body.events]).toEqual([200, []]);
   });
 
   it('refuses a limit outside 1..1000, or given twice, with 400 INVALID_ARGUMENT', async () => {
     for (const query of ['limit=0', 'limit=1001', 'limit=-1', 'limit=1.5', 'limit=x', 'limit=1&limit=2', 'limit=']) {
       for (const path of ['/aggregates/document/paged/events', '/dead-letters']) {
-        const res = await http.get(`${path}?${query}`);
+        const res = await suite.http.get(`${path}?${query}`);
         expect([query, path, res.status, res.body.code]).toEqual([query, path, 400, 'INVALID_ARGUMENT']);
       }
     }
   });
 
   it('pages dead letters with limit and cursor: every letter once, in the unpaged order, filters kept', async () => {
-    const letters = app.get<DeadLetterStore>(DEAD_LETTER_STORE);
+    const letters = suite.app.get<DeadLetterStore>(DEAD_LETTER_STORE);
     for (let n = 0; n < 5; n++) {
       await letters.add({ kind: 'event', subscriber: 'pager', aggregateType: 'document', aggregateId: `d${n}`, messageType: 'DocumentEdited', payload: { n }, context: {}, reason: 'failed', attempts: 5 });
     }
-    const all = (await http.get('/dead-letters?kind=event&limit=1000')).body;
+    const all = (await suite.http.get('/dead-letters?kind=event&limit=1000')).body;
     expect(all.deadLetters).toHaveLength(5);
     expect('nextCursor' in all).toBe(false);
     const ids: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const res = await http.get('/dead-letters').query({ kind: 'event', limit: 2, ...(cursor ? { cursor } : {}) });
+      const res = await suite.http.get('/dead-letters').query({ kind: 'event', limit: 2, ...(cursor ? { cursor } : {}) });
       expect(res.status).toBe(200);
       ids.push(...res.body.deadLetters.map((l: { id: string }) => l.id));
       cursor = res.body.nextCursor;
@@ -91,20 +74,20 @@ describe('HTTP listings page; requests Node refuses get coded answers', () => {
   it('refuses a cursor it did not hand out with 400 INVALID_ARGUMENT', async () => {
     const forged = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
     for (const cursor of ['nope', forged([1e16, 'x']), forged([-1, 'x']), forged([0, '%00']), forged({ a: 1 }), forged([0, 'x'.repeat(300)])]) {
-      const res = await http.get('/dead-letters').query({ cursor });
+      const res = await suite.http.get('/dead-letters').query({ cursor });
       expect([cursor, res.status, res.body.code]).toEqual([cursor, 400, 'INVALID_ARGUMENT']);
     }
   });
 
   it('answers oversized headers with 431 and a coded JSON body, and stays up', async () => {
-    const res = await http.get('/health/live').set('X-Big', 'x'.repeat(20_000));
+    const res = await suite.http.get('/health/live').set('X-Big', 'x'.repeat(20_000));
     expect(res.status).toBe(431);
     expect(res.body).toEqual({ statusCode: 431, code: 'INVALID_ARGUMENT', message: expect.stringContaining('request headers are larger') });
-    expect((await http.get('/health/live')).status).toBe(200);
+    expect((await suite.http.get('/health/live')).status).toBe(200);
   });
 
   it('answers a malformed request with 400 and a coded JSON body', async () => {
-    const port = (app.getHttpServer().address() as AddressInfo).port;
+    const port = (suite.app.getHttpServer().address() as AddressInfo).port;
     const answer = await rawExchange(port, 'GET /health/live HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ statusCode: 400, code: 'INVALID_ARGUMENT', message: 'malformed HTTP request' });

@@ -1,27 +1,11 @@
-import type { INestApplication } from '@nestjs/common';
-import request from 'supertest';
-import { createMergeApp } from './support/merge-app.js';
-import { createTestStore, type TestStore } from './support/test-store.js';
+import { useMergeApp } from './support/merge-app-suite.js';
 
 /** The two worked examples of docs/merge-strategies.md and its caller retry flow, over HTTP on the poker player. */
 describe('the merge-strategy worked examples over HTTP', () => {
-  let store: TestStore;
-  let app: INestApplication;
-  let http: ReturnType<typeof request>;
-
-  beforeAll(async () => {
-    store = await createTestStore();
-    app = await createMergeApp(store.options);
-    http = request(app.getHttpServer());
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await store.cleanup();
-  });
+  const suite = useMergeApp();
 
   const send = (id: string, command: string, body: object, expectedSequence?: number) =>
-    http
+    suite.http
       .post(`/commands/player/${id}/${command}`)
       .set(expectedSequence === undefined ? {} : { 'Expected-Sequence': String(expectedSequence) })
       .send(body);
@@ -30,7 +14,7 @@ describe('the merge-strategy worked examples over HTTP', () => {
   async function aliceAtSequence5(id: string): Promise<void> {
     await send(id, 'RegisterPlayer', { displayName: 'Alice', email: `${id}@example.com` });
     for (const amount of [400, 300, 200, 100]) await send(id, 'DepositFunds', { amount });
-    const seen = await http.get(`/aggregates/player/${id}`);
+    const seen = await suite.http.get(`/aggregates/player/${id}`);
     expect(seen.body).toMatchObject({ sequence: 5, state: { bankroll: 1000, displayName: 'Alice' } });
   }
 
@@ -42,7 +26,7 @@ describe('the merge-strategy worked examples over HTTP', () => {
     ]);
     expect([rename.status, deposit.status]).toEqual([200, 200]);
     expect([rename.body.sequence, deposit.body.sequence].sort()).toEqual([6, 7]);
-    const now = await http.get('/aggregates/player/alice1');
+    const now = await suite.http.get('/aggregates/player/alice1');
     expect(now.body).toMatchObject({ sequence: 7, state: { bankroll: 1500, displayName: 'Ace' } });
   });
 
@@ -55,7 +39,7 @@ describe('the merge-strategy worked examples over HTTP', () => {
     expect(refused.body).toMatchObject({ statusCode: 412, code: 'SEQUENCE_MISMATCH', expectedSequence: 5, actualSequence: 6, overlappingFields: ['bankroll'] });
 
     // The retry flow: fetch what happened since our sequence, decide, resend at the new sequence.
-    const changed = await http.get(`/aggregates/player/alice2/events?afterSequence=${refused.body.expectedSequence}`);
+    const changed = await suite.http.get(`/aggregates/player/alice2/events?afterSequence=${refused.body.expectedSequence}`);
     expect(changed.body.events.map((e: { type: string; sequence: number; payload: object }) => [e.type, e.sequence, e.payload])).toEqual([
       ['FundsDeposited', 6, { amount: 500, newBalance: 1500 }],
     ]);
@@ -72,12 +56,12 @@ describe('the merge-strategy worked examples over HTTP', () => {
     const loser = results.find((r) => r.status === 412)!;
     expect(loser.body).toMatchObject({ code: 'SEQUENCE_MISMATCH', expectedSequence: 5, actualSequence: 6, overlappingFields: ['bankroll'] });
 
-    const changed = await http.get('/aggregates/player/alice3/events?afterSequence=5');
+    const changed = await suite.http.get('/aggregates/player/alice3/events?afterSequence=5');
     expect(changed.body.events).toHaveLength(1);
     expect(changed.body.events[0]).toMatchObject({ type: 'FundsWithdrawn', sequence: 6 });
     const amount = loser === results[0] ? 200 : 300;
     const retried = await send('alice3', 'WithdrawFunds', { amount }, changed.body.events[0].sequence);
     expect(retried.status).toBe(200);
-    expect((await http.get('/aggregates/player/alice3')).body).toMatchObject({ sequence: 7, state: { bankroll: 500 } });
+    expect((await suite.http.get('/aggregates/player/alice3')).body).toMatchObject({ sequence: 7, state: { bankroll: 500 } });
   });
 });

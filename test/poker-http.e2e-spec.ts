@@ -1,29 +1,14 @@
-import type { INestApplication } from '@nestjs/common';
-import request from 'supertest';
-import { createMergeApp } from './support/merge-app.js';
-import { createTestStore, type TestStore } from './support/test-store.js';
+import type request from 'supertest';
+import { useMergeApp } from './support/merge-app-suite.js';
 
 // The poker player with every command exposed: the generic contract, not the poker app's security (see security.e2e-spec.ts).
 describe('poker over HTTP: the command contract and the error model', () => {
-  let store: TestStore;
-  let app: INestApplication;
-  let http: ReturnType<typeof request>;
-
-  beforeAll(async () => {
-    store = await createTestStore();
-    app = await createMergeApp(store.options);
-    http = request(app.getHttpServer());
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await store.cleanup();
-  });
+  const suite = useMergeApp();
 
   const send = (id: string, command: string, body: unknown, headers: Record<string, string> = {}) =>
-    http.post(`/commands/player/${id}/${command}`).set(headers).send(body as object);
+    suite.http.post(`/commands/player/${id}/${command}`).set(headers).send(body as object);
 
-  const eventCount = async (id: string) => (await http.get(`/aggregates/player/${id}/events`)).body.events?.length ?? 0;
+  const eventCount = async (id: string) => (await suite.http.get(`/aggregates/player/${id}/events`)).body.events?.length ?? 0;
 
   it('registers, deposits and withdraws, and reads state and events back', async () => {
     const registered = await send('alice', 'RegisterPlayer', { displayName: 'Alice', email: 'alice@example.com' });
@@ -41,14 +26,14 @@ describe('poker over HTTP: the command contract and the error model', () => {
     const withdrawn = await send('alice', 'WithdrawFunds', { amount: 200 });
     expect(withdrawn.body).toMatchObject({ sequence: 3, events: [{ type: 'FundsWithdrawn', payload: { amount: 200, newBalance: 300 } }] });
 
-    const state = await http.get('/aggregates/player/alice');
+    const state = await suite.http.get('/aggregates/player/alice');
     expect(state.status).toBe(200);
     expect(state.body).toEqual({
       sequence: 3,
       state: expect.objectContaining({ displayName: 'Alice', bankroll: 300, available: 300, reserved: 0 }),
     });
 
-    const events = await http.get('/aggregates/player/alice/events?afterSequence=1');
+    const events = await suite.http.get('/aggregates/player/alice/events?afterSequence=1');
     expect(events.body.events.map((e: { type: string; sequence: number }) => [e.type, e.sequence])).toEqual([
       ['FundsDeposited', 2],
       ['FundsWithdrawn', 3],
@@ -60,7 +45,7 @@ describe('poker over HTTP: the command contract and the error model', () => {
     await send('carol', 'RegisterPlayer', { displayName: 'Carol', email: 'carol@example.com' });
     const res = await send('carol', 'DepositFunds', { amount: 10 }, { 'Command-Id': 'cmd-carol-1', 'Correlation-Id': 'flow-7' });
     expect(res.status).toBe(200);
-    const events = await http.get('/aggregates/player/carol/events?afterSequence=1');
+    const events = await suite.http.get('/aggregates/player/carol/events?afterSequence=1');
     expect(events.body.events[0].metadata).toMatchObject({ commandId: 'cmd-carol-1', correlationId: 'flow-7', causationId: 'cmd-carol-1' });
   });
 
@@ -72,7 +57,7 @@ describe('poker over HTTP: the command contract and the error model', () => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(await eventCount('bob')).toBe(2);
-    expect((await http.get('/aggregates/player/bob')).body.state.bankroll).toBe(100);
+    expect((await suite.http.get('/aggregates/player/bob')).body.state.bankroll).toBe(100);
   });
 
   it('refuses a business rule with FAILED_PRECONDITION and names the numbers', async () => {
@@ -95,20 +80,20 @@ describe('poker over HTTP: the command contract and the error model', () => {
     });
 
     beforeEach(async () => {
-      positionBefore = (await http.get('/health')).body.info.store.headPosition;
+      positionBefore = (await suite.http.get('/health')).body.info.store.headPosition;
     });
 
     afterEach(async () => {
-      expect((await http.get('/health')).body.info.store.headPosition).toBe(positionBefore);
+      expect((await suite.http.get('/health')).body.info.store.headPosition).toBe(positionBefore);
       expect(await eventCount('erin')).toBe(1);
     });
 
     const cases: Array<[string, () => request.Test, number, string, RegExp]> = [
-      ['unknown aggregate type', () => http.post('/commands/casino/x/DepositFunds').send({ amount: 1 }), 404, 'NOT_FOUND', /no command DepositFunds on 'casino' can be sent over HTTP$/],
+      ['unknown aggregate type', () => suite.http.post('/commands/casino/x/DepositFunds').send({ amount: 1 }), 404, 'NOT_FOUND', /no command DepositFunds on 'casino' can be sent over HTTP$/],
       ['unknown command', () => send('erin', 'StealFunds', { amount: 1 }), 404, 'NOT_FOUND', /no command StealFunds on 'player' can be sent over HTTP; these can: RegisterPlayer, /],
       [
         'malformed JSON',
-        () => http.post('/commands/player/erin/DepositFunds').set('Content-Type', 'application/json').send('{"amount": 5,'),
+        () => suite.http.post('/commands/player/erin/DepositFunds').set('Content-Type', 'application/json').send('{"amount": 5,'),
         400,
         'INVALID_ARGUMENT',
         /malformed JSON body/,
@@ -162,17 +147,17 @@ describe('poker over HTTP: the command contract and the error model', () => {
   });
 
   it('answers 404 for an aggregate without events, and for events of an unknown type', async () => {
-    const res = await http.get('/aggregates/player/ghost');
+    const res = await suite.http.get('/aggregates/player/ghost');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ statusCode: 404, code: 'NOT_FOUND', message: 'player/ghost has no events' });
-    expect((await http.get('/aggregates/casino/x/events')).status).toBe(404);
-    const bad = await http.get('/aggregates/player/alice/events?afterSequence=abc');
+    expect((await suite.http.get('/aggregates/casino/x/events')).status).toBe(404);
+    const bad = await suite.http.get('/aggregates/player/alice/events?afterSequence=abc');
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/afterSequence must be a whole number from 0 to 2147483647, given once; got 'abc'/);
   });
 
   it('serves Prometheus metrics with command counts by outcome', async () => {
-    const res = await http.get('/metrics');
+    const res = await suite.http.get('/metrics');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.text).toMatch(/es_commands_total\{aggregate_type="player",command_type="DepositFunds",outcome="ok"\} \d+/);
@@ -181,10 +166,10 @@ describe('poker over HTTP: the command contract and the error model', () => {
   });
 
   it('reports health', async () => {
-    const res = await http.get('/health');
+    const res = await suite.http.get('/health');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'ok', info: { store: { status: 'up' }, admission: { status: 'up' } } });
-    const live = await http.get('/health/live');
+    const live = await suite.http.get('/health/live');
     expect([live.status, live.body.status]).toEqual([200, 'ok']);
   });
 });
