@@ -1,6 +1,8 @@
 import { Test } from '@nestjs/testing';
-import { CommandGateway, ErrorCode, EventSourcingError, EventSourcingModule, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, ErrorCode, EventSourcingError, EventSourcingModule, SyncMode, portableQuery, type CommandResult, type StoredEvent } from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
+import { createShopApp } from './support/shop-app.js';
+import { PlaceOrder, ShopProjector } from './support/shop.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 import { AdmissionGate, EventSourcingLifecycle, openDataSource } from '@nest-es/core/testing';
 import { TypeOrmEventStore } from '@nest-es/core';
@@ -92,5 +94,99 @@ describe('graceful shutdown', () => {
     expect(refused.length).toBeGreaterThan(0);
     for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason.code).toBe(ErrorCode.UNAVAILABLE);
     expectWholeCommands(await storedEvents(store), outcomes, commandIds, 5);
+  });
+});
+
+/** What the drivers say when a connection or pool is used after it closed (SQLite, PostgreSQL). */
+const DRIVER_ERROR = /connection is not open|pool after calling end|Connection terminated|not connected|database is closed/i;
+
+/** 20 SIMPLE and 20 CASCADE orders sent at once; `settled` counts the callers that have their answer. */
+function sendSyncOrders(gateway: CommandGateway) {
+  let settled = 0;
+  const send = (orderId: string, sku: string, syncMode: SyncMode) =>
+    gateway.send(new PlaceOrder(orderId, sku, 1), { syncMode, commandId: `place-${orderId}`, correlationId: `flow-${orderId}` }).finally(() => settled++);
+  const calls: Array<{ orderId: string; mode: SyncMode; answer: Promise<CommandResult> }> = [];
+  for (let i = 0; i < 20; i++) calls.push({ orderId: `simple-${i}`, mode: SyncMode.SIMPLE, answer: send(`simple-${i}`, `apple-${i % 4}`, SyncMode.SIMPLE) });
+  for (let i = 0; i < 20; i++) calls.push({ orderId: `cascade-${i}`, mode: SyncMode.CASCADE, answer: send(`cascade-${i}`, `pear-${i % 4}`, SyncMode.CASCADE) });
+  return { calls, settled: () => settled };
+}
+
+/** Each caller's answer: the result, or the error's code and message (a driver error has no code). */
+async function answersOf(calls: ReturnType<typeof sendSyncOrders>['calls']) {
+  return Promise.all(
+    calls.map(async ({ orderId, mode, answer }) => {
+      try {
+        return { orderId, mode, result: await answer };
+      } catch (error) {
+        const coded = error instanceof EventSourcingError;
+        return { orderId, mode, code: coded ? error.code : 'not coded', message: (error as Error).message };
+      }
+    }),
+  );
+}
+
+/** The shop's read models: each order's status, and the stock reserved for the CASCADE orders' skus. */
+async function readModel(store: TestStore): Promise<{ orders: Map<string, string>; reserved: number }> {
+  const dataSource = await openDataSource(store.options);
+  try {
+    const orders = await portableQuery<{ order_id: string; status: string }>(dataSource, 'SELECT order_id, status FROM shop_orders', []);
+    const stock = await portableQuery<{ reserved: number }>(dataSource, "SELECT reserved FROM shop_stock WHERE sku LIKE 'pear-%'", []);
+    return { orders: new Map(orders.map((row) => [row.order_id, row.status])), reserved: stock.reduce((sum, row) => sum + Number(row.reserved), 0) };
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+describe('graceful shutdown with SIMPLE and CASCADE commands in flight', () => {
+  let store: TestStore;
+
+  beforeEach(async () => {
+    store = await createTestStore();
+  });
+
+  afterEach(async () => {
+    await store.cleanup();
+  });
+
+  it('answers every caller with its result before the subscriptions stop, and the read models show each command', async () => {
+    const app = await createShopApp(store.options, { shutdownTimeoutMs: 30_000, syncTimeoutMs: 25_000 });
+    const { calls, settled } = sendSyncOrders(app.get(CommandGateway));
+    await app.close();
+    const answeredBeforeClosed = settled();
+    const answers = await answersOf(calls);
+    expect(answers.filter((answer) => !answer.result)).toEqual([]);
+    expect(answeredBeforeClosed).toBe(40);
+    expect(app.get(EventSourcingLifecycle).stopOutcome).toBe('graceful');
+
+    const events = await storedEvents(store);
+    const placed = new Set(events.filter((e) => e.type === 'OrderPlaced').map((e) => e.aggregateId));
+    const reservedFor = new Set(events.filter((e) => e.type === 'StockReserved').map((e) => String((e.payload as { orderId: string }).orderId)));
+    for (const { orderId } of calls) expect(placed.has(orderId)).toBe(true);
+    for (const { orderId } of calls.filter((call) => call.mode === SyncMode.CASCADE)) expect(reservedFor.has(orderId)).toBe(true);
+    // What the sync modes promised is what the read models hold after the stop.
+    const { orders, reserved } = await readModel(store);
+    for (const { orderId } of calls) expect(orders.get(orderId)).toBe('placed');
+    expect(reserved).toBe(20);
+  });
+
+  it('bounds the drain: callers still waiting get SYNC_TIMEOUT (their command is stored), never a driver error', async () => {
+    const app = await createShopApp(store.options, { shutdownTimeoutMs: 30_000, syncTimeoutMs: 25_000, drainTimeoutMs: 300 });
+    // Slow enough that the projections of 40 orders cannot be done within the drain bound.
+    app.get(ShopProjector).delayMs = 40;
+    const { calls } = sendSyncOrders(app.get(CommandGateway));
+    const started = Date.now();
+    await app.close();
+    const closedAfterMs = Date.now() - started;
+    const answers = await answersOf(calls);
+
+    const failed = answers.filter((answer) => !answer.result);
+    for (const answer of failed) expect(answer.message).not.toMatch(DRIVER_ERROR);
+    expect(new Set(failed.map((answer) => answer.code))).toEqual(new Set([ErrorCode.SYNC_TIMEOUT]));
+    // The bound, not the callers' own 25 s sync timeout, ended their waits.
+    expect(closedAfterMs).toBeLessThan(20_000);
+    const events = await storedEvents(store);
+    const placed = new Set(events.filter((e) => e.type === 'OrderPlaced').map((e) => e.aggregateId));
+    // Answered or timed out, every one of them was acknowledged by the store.
+    for (const { orderId } of answers) expect(placed.has(orderId)).toBe(true);
   });
 });

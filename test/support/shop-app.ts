@@ -6,7 +6,7 @@ import { SHOP_PROVIDERS } from './shop.domain.js';
 /** The shop of `shop.domain.ts` on the framework, with fast polling for tests (`processing` overrides it). */
 export async function createShopApp(
   store: StoreOptions,
-  options: { http?: boolean; syncTimeoutMs?: number; processing?: ProcessingOptions } = {},
+  options: { http?: boolean; syncTimeoutMs?: number; shutdownTimeoutMs?: number; drainTimeoutMs?: number; processing?: ProcessingOptions } = {},
 ): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
     imports: [
@@ -14,6 +14,8 @@ export async function createShopApp(
         store,
         http: options.http ?? false,
         syncTimeoutMs: options.syncTimeoutMs,
+        shutdownTimeoutMs: options.shutdownTimeoutMs,
+        drainTimeoutMs: options.drainTimeoutMs,
         processing: { pollIntervalMs: 50, timerPollIntervalMs: 20, ...options.processing },
       }),
     ],

@@ -46,13 +46,16 @@ export class CommandGateway {
       const started = performance.now();
       let outcome = 'ok';
       try {
-        const result = await this.admission.run(() => this.dispatch(command, handler, options, span));
-        const mode = options.syncMode ?? SyncMode.ASYNC;
-        if (mode !== SyncMode.ASYNC) {
-          const timeout = options.syncTimeoutMs ?? this.options.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS;
-          await this.syncWaiter.wait(result, mode, timeout, result.events[0]?.metadata.correlationId ?? options.correlationId ?? result.commandId);
-        }
-        return result;
+        // The sync wait is admitted work too: the shutdown lets it settle before the subscriptions it waits for stop.
+        return await this.admission.run(async () => {
+          const result = await this.dispatch(command, handler, options, span);
+          const mode = options.syncMode ?? SyncMode.ASYNC;
+          if (mode !== SyncMode.ASYNC) {
+            const timeout = options.syncTimeoutMs ?? this.options.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS;
+            await this.syncWaiter.wait(result, mode, timeout, result.events[0]?.metadata.correlationId ?? options.correlationId ?? result.commandId);
+          }
+          return result;
+        });
       } catch (error) {
         outcome = (error as { code?: string }).code ?? 'INTERNAL';
         throw error;

@@ -26,9 +26,14 @@ interface Pending {
  * them; CASCADE follows the workflow through the store (every event of the command's correlation
  * from the command's first event on) until every subscriber of each has passed it and no new
  * event appeared. In-process wake-ups make it fast; polling makes it true across instances.
+ * At shutdown `stop()` ends the waits still running with SYNC_TIMEOUT before the subscriptions
+ * and the connection they read stop.
  */
 @Injectable()
 export class SyncWaiter {
+  private readonly stopping = new AbortController();
+  private readonly running = new Set<Promise<void>>();
+
   constructor(
     private readonly registry: EventSourcingRegistry,
     private readonly notifier: EventNotifier,
@@ -39,6 +44,22 @@ export class SyncWaiter {
 
   async wait(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string): Promise<void> {
     if (mode === SyncMode.ASYNC || result.events.length === 0) return;
+    const waiting = this.waitFor(result, mode, timeoutMs, correlationId);
+    this.running.add(waiting);
+    try {
+      await waiting;
+    } finally {
+      this.running.delete(waiting);
+    }
+  }
+
+  /** Ends the waits in flight (each after at most one more read of the store) and every later one with SYNC_TIMEOUT. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async waitFor(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     if (mode === SyncMode.SIMPLE) {
       await this.until(deadline, result, () => this.pending(result.events, ['projector']));
@@ -76,16 +97,20 @@ export class SyncWaiter {
     for (;;) {
       const pending = await check();
       if (pending.length === 0) return;
+      if (this.stopping.signal.aborted) throw late(result, pending, 'before the service shut down');
       const left = deadline - Date.now();
-      if (left <= 0) {
-        throw new SyncTimeoutError(
-          `${result.aggregateType}/${result.aggregateId} is stored at sequence ${result.sequence}, but ${pending
-            .map((p) => `${p.subscriber} has not reached position ${p.position}`)
-            .join(', ')} within the sync timeout`,
-          { aggregateType: result.aggregateType, aggregateId: result.aggregateId, sequence: result.sequence, pending },
-        );
-      }
-      await this.notifier.nextCheckpoint(Math.min(POLL_MS, left));
+      if (left <= 0) throw late(result, pending, 'within the sync timeout');
+      await this.notifier.nextCheckpoint(Math.min(POLL_MS, left), this.stopping.signal);
     }
   }
+}
+
+/** The command is stored; what is late is its consequences, and the caller learns which. */
+function late(result: CommandResult, pending: Pending[], when: string): SyncTimeoutError {
+  return new SyncTimeoutError(
+    `${result.aggregateType}/${result.aggregateId} is stored at sequence ${result.sequence}, but ${pending
+      .map((p) => `${p.subscriber} has not reached position ${p.position}`)
+      .join(', ')} ${when}`,
+    { aggregateType: result.aggregateType, aggregateId: result.aggregateId, sequence: result.sequence, pending },
+  );
 }

@@ -30,6 +30,12 @@ export interface EventSourcingModuleOptions {
   mergeStrategy?: MergeStrategyName;
   /** One deadline for the whole graceful stop, then force stop. Default 10,000 ms. */
   shutdownTimeoutMs?: number;
+  /**
+   * At shutdown, how long the commands in flight and their SIMPLE / CASCADE waits may take to
+   * settle (subscriptions still run meanwhile); waits left then end with SYNC_TIMEOUT. Default
+   * 5,000 ms, and never more than `shutdownTimeoutMs`.
+   */
+  drainTimeoutMs?: number;
   /** How long SIMPLE / CASCADE sends wait before SYNC_TIMEOUT. Default 5,000 ms. */
   syncTimeoutMs?: number;
   /** Aggregate states kept in memory between commands (LRU). Default 10,000; 0 turns the cache off. */

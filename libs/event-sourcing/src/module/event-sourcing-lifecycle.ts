@@ -17,13 +17,16 @@ import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER, EVENT_SOURCING_DATA_S
 import type { AggregateDispatcher, AggregateSchedulerSupplier } from '../scheduling/index.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { runWithDeadline } from '../runtime/deadline.js';
+import { SyncWaiter } from '../command/sync-waiter.js';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+const DEFAULT_DRAIN_TIMEOUT_MS = 5_000;
 
 /**
  * Wires the runtime into Nest's lifecycle: discovery at module init;
- * at shutdown admission closes, in-flight work drains and components stop in reverse order
- * under one deadline, then whatever is left is force-stopped; connections close last.
+ * at shutdown admission closes, the commands in flight and their sync waits drain (bounded),
+ * components stop in reverse order under one deadline, then whatever is left is force-stopped;
+ * connections close last (Nest closes the HTTP server in between, so requests in flight get their answer).
  */
 @Injectable()
 export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
@@ -36,6 +39,7 @@ export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootst
     private readonly subscribers: SubscriberExplorer,
     private readonly processor: EventProcessor,
     private readonly admission: AdmissionGate,
+    private readonly syncWaiter: SyncWaiter,
     @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
     @Inject(AGGREGATE_SCHEDULER_SUPPLIER) private readonly supplier: AggregateSchedulerSupplier,
     @Optional() @Inject(EVENT_SOURCING_DATA_SOURCE) private readonly dataSource: DataSource | undefined,
@@ -54,16 +58,22 @@ export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootst
 
   async beforeApplicationShutdown(): Promise<void> {
     this.admission.close();
+    const started = Date.now();
     const deadlineMs = this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
-    // Reverse of start: subscriptions finish their batch (their commands are still admitted), then
-    // the commands in flight drain, then the command lanes and their schedulers close.
+    // First the commands in flight and their SIMPLE / CASCADE waits settle, while the subscriptions
+    // they wait for still run; the drain bound keeps time for the steps after it.
+    await runWithDeadline(this.admission.idle(), Math.min(this.options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS, deadlineMs));
+    // Then the reverse of start: waits still running end with SYNC_TIMEOUT (their commands are stored),
+    // subscriptions finish their batch (their commands are still admitted), the commands still in
+    // flight drain, then the command lanes and their schedulers close.
     const graceful = async () => {
+      await this.syncWaiter.stop();
       await this.processor.stopGracefully();
       await this.admission.idle();
       await this.dispatcher.stopGracefully();
       await this.supplier.stopGracefully();
     };
-    const finished = await runWithDeadline(graceful(), deadlineMs);
+    const finished = await runWithDeadline(graceful(), Math.max(0, deadlineMs - (Date.now() - started)));
     this.stopOutcome = finished ? 'graceful' : 'forced';
     if (!finished) {
       this.logger.warn(`graceful stop did not finish within ${deadlineMs} ms; force-stopping`);
@@ -71,6 +81,7 @@ export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootst
       await this.dispatcher.forceStop();
       await this.supplier.forceStop();
       // Running appends cannot be interrupted; they are atomic, so waiting for them keeps the store whole.
+      // Sync waits are admitted work too, and the stopped waiter ends them at their next read.
       await this.admission.idle();
     }
   }

@@ -38,8 +38,8 @@ export class EventNotifier {
     return this.wait(this.appendWaiters, ms, abort);
   }
 
-  nextCheckpoint(ms: number): Promise<void> {
-    return this.wait(this.checkpointWaiters, ms);
+  nextCheckpoint(ms: number, abort?: AbortSignal): Promise<void> {
+    return this.wait(this.checkpointWaiters, ms, abort);
   }
 
   /** Calls `listener` with the events of every append committed in this process; it must not throw. */
