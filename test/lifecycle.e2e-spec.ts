@@ -1,9 +1,13 @@
 import { Test } from '@nestjs/testing';
 import { CommandGateway, ErrorCode, EventSourcingError, EventSourcingModule, SyncMode, portableQuery, type CommandResult, type StoredEvent } from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import { PokerClient } from '../apps/poker/src/client/poker-client.js';
+import { startPokerProcess } from './support/poker-process.js';
 import { createShopApp } from './support/shop-app.js';
 import { PlaceOrder, ShopProjector } from './support/shop.domain.js';
-import { createTestStore, type TestStore } from './support/test-store.js';
+import { createTestStore, testDatabaseKind, type TestStore } from './support/test-store.js';
 import { AdmissionGate, EventSourcingLifecycle, openDataSource } from '@nest-es/core/testing';
 import { TypeOrmEventStore } from '@nest-es/core';
 
@@ -188,5 +192,80 @@ describe('graceful shutdown with SIMPLE and CASCADE commands in flight', () => {
     const placed = new Set(events.filter((e) => e.type === 'OrderPlaced').map((e) => e.aggregateId));
     // Answered or timed out, every one of them was acknowledged by the store.
     for (const { orderId } of answers) expect(placed.has(orderId)).toBe(true);
+  });
+});
+
+/**
+ * A POST whose `sent` resolves once the request is flushed to the server's socket, and whose
+ * `answer` is the status (with the error code) or what went wrong on the wire.
+ */
+function post(baseUrl: string, path: string, body: object, headers: Record<string, string> = {}): { sent: Promise<void>; answer: Promise<string> } {
+  const request = httpRequest(new URL(path, baseUrl), { method: 'POST', headers: { 'content-type': 'application/json', ...headers } });
+  const sent = once(request, 'finish').then(() => undefined);
+  const answer = new Promise<string>((resolve) => {
+    request.on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve(response.statusCode === 200 ? '200' : `${response.statusCode} ${(JSON.parse(text) as { code?: string }).code}`));
+      response.on('error', (error) => resolve(`no answer: ${error.message}`));
+    });
+    request.on('error', (error) => resolve(`no answer: ${error.message}`));
+  });
+  request.end(JSON.stringify(body));
+  return { sent, answer };
+}
+
+/** DATABASE_URL of the test store, for the poker app in a child process. */
+function databaseUrlOf(store: TestStore): string {
+  const options = store.options as { type: string; database?: string; url?: string; schema?: string };
+  if (testDatabaseKind() === 'sqlite') return `sqlite:${options.database}`;
+  const url = new URL(options.url!);
+  url.searchParams.set('schema', options.schema!);
+  return url.toString();
+}
+
+describe('the poker app stopped by SIGTERM with sync commands in flight', () => {
+  let store: TestStore;
+
+  beforeEach(async () => {
+    store = await createTestStore();
+  });
+
+  afterEach(async () => {
+    await store.cleanup();
+  });
+
+  it('answers every request in flight with its result or a coded 503/504, then exits with code 0', async () => {
+    const poker = await startPokerProcess(databaseUrlOf(store));
+    const client = new PokerClient(poker.url);
+    const seated = Array.from({ length: 10 }, (_, i) => `seated-${i}`);
+    for (const id of seated) await client.registerPlayer(id, id);
+    await client.createTable('drain', { name: 'drain', variant: 'TEXAS_HOLDEM', smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: 10 });
+
+    // Each registration ends with a SIMPLE deposit; each buy-in is a CASCADE through the buy-in process.
+    const requests = [
+      ...Array.from({ length: 20 }, (_, i) => ({ player: `late-${i}`, trace: 'PlayerRegistered', ...post(poker.url, '/auth/register', { playerId: `late-${i}`, displayName: `late-${i}` }) })),
+      ...seated.map((id) => ({ player: id, trace: 'FundsReserved', ...post(poker.url, '/tables/drain/buy-in', { playerId: id, seat: -1, amount: 200 }, client.signedAs(id)) })),
+    ];
+    let answered = 0;
+    for (const request of requests) void request.answer.finally(() => answered++);
+    await Promise.all(requests.map((request) => request.sent));
+    const exited = once(poker.child, 'exit');
+    poker.child.kill('SIGTERM');
+    const answeredBeforeSignal = answered;
+    const answers = await Promise.all(requests.map((request) => request.answer));
+    const [code, signal] = await exited;
+
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    const cut = requests.filter((_, i) => answers[i].startsWith('no answer'));
+    expect(answers.filter((answer) => !answer.startsWith('no answer') && !['200', '503 UNAVAILABLE', '504 SYNC_TIMEOUT'].includes(answer))).toEqual([]);
+    // Some were answered after the signal: the drain let them finish.
+    expect(requests.length - cut.length).toBeGreaterThan(answeredBeforeSignal);
+    // A connection the server had not yet accepted when its listener closed is reset by the OS; such a
+    // request never reached the application, so it left nothing in the store. One the application
+    // handled was answered.
+    const traces = new Set((await storedEvents(store)).map((event) => `${event.aggregateId} ${event.type}`));
+    expect(cut.filter((request) => traces.has(`${request.player} ${request.trace}`)).map((request) => request.player)).toEqual([]);
+    expect(poker.output.join('')).not.toMatch(DRIVER_ERROR);
   });
 });

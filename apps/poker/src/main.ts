@@ -21,7 +21,9 @@ async function bootstrap(): Promise<void> {
     ),
   );
   configurePokerApp(app);
-  app.enableShutdownHooks();
+  // SIGTERM drains the commands in flight and their sync waits, then ends the process with code 0
+  // (without useProcessExit Nest re-raises the signal, and supervisors count exit 143 as a failure).
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.listen(config.port);
   Logger.log(`poker listening on http://localhost:${config.port} (web page at /, API docs at /docs) with DATABASE_URL=${redactUrl(config.databaseUrl)}`, 'Poker');
 }

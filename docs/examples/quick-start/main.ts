@@ -3,5 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
 
 const app = await NestFactory.create(AppModule);
-app.enableShutdownHooks(); // SIGTERM drains the commands in flight before the process exits
+// SIGTERM drains the commands in flight, then the process exits with code 0
+app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 await app.listen(3000);
