@@ -9,7 +9,7 @@ import { createShopApp } from './support/shop-app.js';
 import { PlaceOrder, ShopProjector } from './support/shop.domain.js';
 import { createTestStore, testDatabaseKind, type TestStore } from './support/test-store.js';
 import { AdmissionGate, EventSourcingLifecycle, openDataSource } from '@nest-es/core/testing';
-import { TypeOrmEventStore } from '@nest-es/core';
+import { readModelStore, TypeOrmEventStore } from '@nest-es/core';
 
 async function bootCounter(store: TestStore, shutdownTimeoutMs: number) {
   const moduleRef = await Test.createTestingModule({
@@ -131,7 +131,7 @@ async function answersOf(calls: ReturnType<typeof sendSyncOrders>['calls']) {
 
 /** The shop's read models: each order's status, and the stock reserved for the CASCADE orders' skus. */
 async function readModel(store: TestStore): Promise<{ orders: Map<string, string>; reserved: number }> {
-  const dataSource = await openDataSource(store.options);
+  const dataSource = await openDataSource(readModelStore(store.options));
   try {
     const orders = await portableQuery<{ order_id: string; status: string }>(dataSource, 'SELECT order_id, status FROM shop_orders', []);
     const stock = await portableQuery<{ reserved: number }>(dataSource, "SELECT reserved FROM shop_stock WHERE sku LIKE 'pear-%'", []);
