@@ -10,6 +10,7 @@ import { createTestStore, type TestStore } from './support/test-store.js';
  * way an application registers its own. One buy-in of the poker app is one trace: the caller's
  * traceparent -> command ReserveFunds -> its append -> the deliveries of FundsReserved (a projector
  * and the buy-in process manager) -> the process manager's command JoinTable -> its deliveries.
+ * A saga's command joins the trace of the event it reacted to in the same way.
  */
 describe('tracing: one trace from a request through events to the next command', () => {
   const exporter = new InMemorySpanExporter();
@@ -96,6 +97,23 @@ describe('tracing: one trace from a request through events to the next command',
     // Every span of the flow says which workflow it serves.
     const flow = spans.filter((span) => span.name.startsWith('command ') || span.name.startsWith('deliver '));
     expect(new Set(flow.map((span) => span.attributes['es.correlation_id']))).toEqual(new Set([outcome.buyInId]));
+  });
+
+  it('puts a saga\'s command in the trace of the event it reacted to', async () => {
+    exporter.reset();
+    await client.command('table', 'traced', 'LeaveTable', { playerId: 'tess' }, { 'Sync-Mode': 'cascade' });
+    const named = (name: string) => exporter.getFinishedSpans().filter((span) => span.name === name);
+    await eventually(async () => named('command SettleTableSession').length, (count) => count === 1, 'the saga\'s command');
+    const [leave] = named('command LeaveTable');
+    const [settle] = named('command SettleTableSession');
+    const [delivery] = named('deliver table-to-player PlayerLeft');
+    const [append] = named('append').filter((span) => span.attributes['es.aggregate.type'] === 'table');
+    expect(parentOf(append)).toBe(leave.spanContext().spanId);
+    expect(parentOf(delivery)).toBe(append.spanContext().spanId);
+    expect(parentOf(settle)).toBe(delivery.spanContext().spanId);
+    expect(new Set([leave, append, delivery, settle].map((span) => span.spanContext().traceId)).size).toBe(1);
+    expect(delivery.attributes).toMatchObject({ 'es.subscriber.kind': 'saga', 'es.correlation_id': leave.attributes['es.correlation_id'] });
+    expect(settle.attributes).toMatchObject({ 'es.aggregate.type': 'player', 'es.aggregate.id': 'tess', 'es.correlation_id': leave.attributes['es.correlation_id'] });
   });
 
   it('starts a trace of its own when the request carries no usable traceparent', async () => {
