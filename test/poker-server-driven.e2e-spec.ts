@@ -81,8 +81,9 @@ describe('poker over HTTP: the server drives the hand', () => {
     for (let moves = 0; moves < 50; moves++) {
       const view = await eventually(() => client.table(tableId), (v) => v.status === 'waiting' || v.hand?.actionOn === person, `${person}'s turn or the end`);
       if (view.status === 'waiting') break;
-      // No Correlation-Id on the person's move: the server files it under the hand's flow.
-      await client.command('hand', handId, 'PlayerAction', { playerId: person, action: view.hand!.amountToCall > 0 ? 'CALL' : 'CHECK' });
+      // No Correlation-Id on the person's move: the server files it under the hand's flow. CASCADE:
+      // the table view shows the move when it returns, so the next look does not see the same turn.
+      await client.command('hand', handId, 'PlayerAction', { playerId: person, action: view.hand!.amountToCall > 0 ? 'CALL' : 'CHECK' }, { 'Sync-Mode': 'cascade' });
     }
     expect((await client.table(tableId)).hand).toMatchObject({ handId, phase: 'COMPLETE' });
   });
