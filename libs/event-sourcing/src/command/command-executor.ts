@@ -16,6 +16,7 @@ import type { NormalizedHandlerResult } from '../model/handler-result.js';
 import type { EventMetadataInput } from './new-event.js';
 import type { CommandResult } from '../model/send-options.js';
 import { Tracing } from '../runtime/tracing.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A validated command with everything the pipeline needs to run it. */
 export interface CommandEnvelope {
@@ -37,8 +38,16 @@ export interface CommandEnvelope {
   authorize: boolean;
 }
 
-/** How often an append that lost a race is retried through the merge pipeline before giving up. */
-const MAX_CONFLICT_RETRIES = 5;
+/**
+ * An append that lost a race is retried through the merge pipeline (decided again on the fresh
+ * state) at least this often, and for as long as this budget lasts: instances racing on one hot
+ * aggregate each win in turn, so a command is refused only when its aggregate is hotter than the
+ * database can commit, not because it lost a few rounds.
+ */
+const MIN_CONFLICT_RETRIES = 5;
+const CONFLICT_RETRY_BUDGET_MS = 5_000;
+/** A random pause of up to this (growing with the tries) keeps losers of one race from meeting again in the next. */
+const MAX_CONFLICT_BACKOFF_MS = 20;
 
 /**
  * One command, inside its aggregate's dispatcher lane: idempotency, load, merge, decide,
@@ -74,6 +83,7 @@ export class CommandExecutor {
     const cached = this.loader.cached(stream);
     let verified = !(cached && (expected === undefined || expected === cached.sequence));
     let loaded = verified ? await this.loader.load(aggregate, stream) : cached!;
+    const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       const context: CommandContext = {
         aggregateType: stream.aggregateType,
@@ -119,7 +129,7 @@ export class CommandExecutor {
           if (record) return fromRecord(record, envelope);
         }
         if (!(error instanceof ConcurrencyError)) throw error;
-        if (attempt >= MAX_CONFLICT_RETRIES) {
+        if (attempt >= MIN_CONFLICT_RETRIES && Date.now() - started >= CONFLICT_RETRY_BUDGET_MS) {
           throw new SequenceMismatchError(
             `${handler.commandType} on ${stream.aggregateType}/${stream.aggregateId} kept losing the append race (${attempt + 1} tries)`,
             error.expectedSequence,
@@ -130,6 +140,7 @@ export class CommandExecutor {
         // that claimed no sequence saw nothing that could conflict: the command is decided again on the
         // fresh state, as if it had run just after the other append. A claimed sequence goes to the
         // merge strategy on the fresh state.
+        if (attempt > 0) await sleep(Math.random() * Math.min(2 ** attempt, MAX_CONFLICT_BACKOFF_MS));
         loaded = (await this.loader.catchUp(aggregate, stream)).loaded;
         verified = true;
       }
