@@ -5,7 +5,7 @@ import { CommandGateway, type StoredEvent } from '@nest-es/core';
 import { Test } from '@nestjs/testing';
 import { EventSourcingModule } from '@nest-es/core';
 import { PlaceOrder, SHOP_PROVIDERS } from './support/shop.domain.js';
-import { createTestStore, type TestStore } from './support/test-store.js';
+import { createTestStore, testDatabaseKind, type TestStore } from './support/test-store.js';
 import { deterministicId, openDataSource } from '@nest-es/core/testing';
 import { readModelStore, TypeOrmCheckpointStore, TypeOrmEventStore } from '@nest-es/core';
 
@@ -18,10 +18,10 @@ const HANDLED: Record<string, string[]> = {
   'order-flow': ['OrderPlaced', 'OrderPaid', 'OrderCancelled'],
 };
 
-function startChild(store: TestStore, projectorDelayMs: number): ChildProcess {
+function startChild(store: TestStore, projectorDelayMs: number, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
   return spawn(process.execPath, ['dist/test/support/crash-child.js'], {
     env: { ...process.env, CRASH_CHILD_STORE: JSON.stringify(store.options), CRASH_CHILD_PROJECTOR_DELAY_MS: String(projectorDelayMs) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', stderr],
   });
 }
 
@@ -46,28 +46,54 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 45
   }
 }
 
+/** A store with ORDERS orders placed while no subscriber ran; `readModels` holds the read models and checkpoints (their own SQLite file beside the store's). */
+async function storeWithBacklog(): Promise<{ store: TestStore; dataSource: DataSource; readModels: DataSource }> {
+  const store = await createTestStore();
+  const moduleRef = await Test.createTestingModule({
+    imports: [EventSourcingModule.forRoot({ store: store.options, processing: { enabled: false } })],
+    providers: SHOP_PROVIDERS,
+  }).compile();
+  const writer = moduleRef.createNestApplication({ logger: false });
+  await writer.init();
+  const gateway = writer.get(CommandGateway);
+  await Promise.all(Array.from({ length: ORDERS }, (_, i) => gateway.send(new PlaceOrder(`order-${i}`, `sku-${i % SKUS}`, 1))));
+  await writer.close();
+  const dataSource = await openDataSource(store.options);
+  const readModelOptions = readModelStore(store.options);
+  return { store, dataSource, readModels: readModelOptions === store.options ? dataSource : await openDataSource(readModelOptions) };
+}
+
+/** Caught up: every subscriber is past the last event it handles, and the head stopped moving (sagas and the process manager append events of their own). */
+async function untilCaughtUp(events: TypeOrmEventStore, checkpoints: TypeOrmCheckpointStore): Promise<void> {
+  let head = -1;
+  await until(async () => {
+    const stored = await readAll(events);
+    const now = stored.length ? stored[stored.length - 1].position : 0;
+    const positions = await checkpoints.loadAll();
+    const done =
+      now === head &&
+      Object.entries(HANDLED).every(([name, types]) => {
+        const last = stored.filter((event) => types.includes(event.type)).pop()?.position ?? 0;
+        return (positions.get(name) ?? 0) >= last;
+      });
+    head = now;
+    return done;
+  }, 'the restarted process to catch up');
+}
+
+/** Every order's row in the projector's read model, and how many times it was projected. */
+async function projections(dataSource: DataSource): Promise<Array<{ order_id: string; projections: number }>> {
+  return dataSource.query('SELECT order_id, projections FROM shop_orders');
+}
+
 describe('crash recovery: a process killed in the middle of a backlog', () => {
   let store: TestStore;
   let dataSource: DataSource;
-  /** The read models and checkpoints (their own SQLite file beside the store's). */
   let readModels: DataSource;
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    store = await createTestStore();
-    // The backlog: orders stored while no subscriber runs.
-    const moduleRef = await Test.createTestingModule({
-      imports: [EventSourcingModule.forRoot({ store: store.options, processing: { enabled: false } })],
-      providers: SHOP_PROVIDERS,
-    }).compile();
-    const writer = moduleRef.createNestApplication({ logger: false });
-    await writer.init();
-    const gateway = writer.get(CommandGateway);
-    await Promise.all(Array.from({ length: ORDERS }, (_, i) => gateway.send(new PlaceOrder(`order-${i}`, `sku-${i % SKUS}`, 1))));
-    await writer.close();
-    dataSource = await openDataSource(store.options);
-    const readModelOptions = readModelStore(store.options);
-    readModels = readModelOptions === store.options ? dataSource : await openDataSource(readModelOptions);
+    ({ store, dataSource, readModels } = await storeWithBacklog());
   });
 
   afterAll(async () => {
@@ -92,22 +118,7 @@ describe('crash recovery: a process killed in the middle of a backlog', () => {
 
     const second = startChild(store, 0);
     children.push(second);
-    // Caught up: every subscriber is past the last event it handles, and the head stopped moving
-    // (sagas and the process manager append events of their own).
-    let head = -1;
-    await until(async () => {
-      const stored = await readAll(events);
-      const now = stored.length ? stored[stored.length - 1].position : 0;
-      const positions = await checkpoints.loadAll();
-      const done =
-        now === head &&
-        Object.entries(HANDLED).every(([name, types]) => {
-          const last = stored.filter((event) => types.includes(event.type)).pop()?.position ?? 0;
-          return (positions.get(name) ?? 0) >= last;
-        });
-      head = now;
-      return done;
-    }, 'the second process to catch up');
+    await untilCaughtUp(events, checkpoints);
     await killHard(second);
 
     const all = await readAll(events);
@@ -115,7 +126,7 @@ describe('crash recovery: a process killed in the middle of a backlog', () => {
     expect(placed).toHaveLength(ORDERS);
 
     // Projector: exactly once per event (the read model counts its projections per order).
-    const rows: Array<{ order_id: string; projections: number }> = await readModels.query('SELECT order_id, projections FROM shop_orders');
+    const rows = await projections(readModels);
     expect(rows).toHaveLength(ORDERS);
     expect(rows.filter((row) => Number(row.projections) !== 1)).toEqual([]);
     const reservedRows: Array<{ reserved: number }> = await readModels.query('SELECT reserved FROM shop_stock');
@@ -130,5 +141,72 @@ describe('crash recovery: a process killed in the middle of a backlog', () => {
     expect(all.filter((event) => event.type === 'StockCounted')).toHaveLength(SKUS);
     // Process manager: one tracking event per order.
     expect(all.filter((event) => event.type === 'OrderTracked')).toHaveLength(ORDERS);
+  });
+});
+
+/*
+ * The crash lands exactly between the projector's read-model writes and its checkpoint: a trigger
+ * fails every checkpoint move of the projector (as a process dying at that commit would leave it),
+ * the process is killed, the trigger dropped, a new process started. Only a checkpoint committed in
+ * the same transaction as the writes leaves every order projected exactly once.
+ */
+describe('crash recovery: a crash between the projection and its checkpoint', () => {
+  const FAULT = 'injected crash at the checkpoint commit';
+  let store: TestStore;
+  let dataSource: DataSource;
+  let readModels: DataSource;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    ({ store, dataSource, readModels } = await storeWithBacklog());
+  });
+
+  afterAll(async () => {
+    for (const child of children) await killHard(child);
+    if (readModels !== dataSource) await readModels?.destroy();
+    await dataSource?.destroy();
+    await store.cleanup();
+  });
+
+  async function failCheckpointMoves(): Promise<void> {
+    if (testDatabaseKind() === 'sqlite') {
+      await readModels.query(
+        `CREATE TRIGGER crash_at_checkpoint BEFORE UPDATE ON es_checkpoints WHEN NEW.subscriber = 'shop-view' BEGIN SELECT RAISE(ABORT, '${FAULT}'); END`,
+      );
+      return;
+    }
+    await readModels.query(`CREATE FUNCTION crash_at_checkpoint() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '${FAULT}'; END $$`);
+    await readModels.query(
+      `CREATE TRIGGER crash_at_checkpoint BEFORE UPDATE ON es_checkpoints FOR EACH ROW WHEN (NEW.subscriber = 'shop-view') EXECUTE FUNCTION crash_at_checkpoint()`,
+    );
+  }
+
+  async function healCheckpointMoves(): Promise<void> {
+    await readModels.query(testDatabaseKind() === 'sqlite' ? 'DROP TRIGGER crash_at_checkpoint' : 'DROP TRIGGER crash_at_checkpoint ON es_checkpoints');
+  }
+
+  it('projects every event exactly once when the checkpoint commit fails after the read-model writes and the process dies', async () => {
+    const checkpoints = new TypeOrmCheckpointStore(readModels);
+    const events = await TypeOrmEventStore.create(dataSource);
+    await failCheckpointMoves();
+
+    const first = startChild(store, 0, 'pipe');
+    children.push(first);
+    let log = '';
+    first.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    // Several batches' writes were tried and their checkpoint commits failed.
+    await until(async () => log.split(FAULT).length > 3, 'the checkpoint commit to fail');
+    await killHard(first);
+    expect(await checkpoints.load('shop-view')).toBe(0);
+
+    await healCheckpointMoves();
+    const second = startChild(store, 0);
+    children.push(second);
+    await untilCaughtUp(events, checkpoints);
+    await killHard(second);
+
+    const rows = await projections(readModels);
+    expect(rows).toHaveLength(ORDERS);
+    expect(rows.filter((row) => Number(row.projections) !== 1)).toEqual([]);
   });
 });
