@@ -1,6 +1,7 @@
 import type { CatchUpFigures } from './catch-up.bench.js';
 import type { CommandFigures } from './command.bench.js';
 import type { HttpFigures } from './http.bench.js';
+import type { PoisonFigures } from './poison.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
 import type { BenchResults, ScaleOutResults, SlowProjectorResults } from './results.js';
 
@@ -13,6 +14,7 @@ const command = (figures: CommandFigures | undefined) => (figures ? `${pair(figu
 
 const http = (figures: HttpFigures | undefined) =>
   figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${figures.perSec}/s${figures.failed > 0 ? `, ${figures.failed} failed` : ''}` : '-';
+const poison = (figures: PoisonFigures | undefined) => (figures ? `${pair(figures.poisoned.p50Ms, figures.poisoned.p99Ms)} (without: ${pair(figures.healthy.p50Ms, figures.healthy.p99Ms)})` : '-');
 const catchUp = (figures: CatchUpFigures | undefined) => (figures ? `${figures.eventsPerSec} events/s (${(figures.catchUpMs / 1000).toFixed(1)} s)` : '-');
 
 function rebuildRows(sqlite: RebuildFigures, postgres: RebuildFigures | undefined): Row[] {
@@ -91,6 +93,7 @@ function rows(results: BenchResults): Row[] {
     projectionRow('one caller, p50: ASYNC / SIMPLE / CASCADE', results, (p) => `${p.asyncP50Ms} / ${p.simpleP50Ms} / ${p.cascadeP50Ms} ms`),
     projectionRow('cost over ASYNC, p50: SIMPLE / CASCADE (one saga hop)', results, (p) => `${signed(p.simpleCostMs)} / ${signed(p.cascadeCostMs)} ms`),
     slowProjectorRow(results),
+    ['SIMPLE on other aggregates with a poison event retrying (p50 / p99)', poison(results.poison.sqlite), poison(results.poison.postgres)],
   ];
 }
 

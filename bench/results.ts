@@ -6,6 +6,7 @@ import type { HttpFigures } from './http.bench.js';
 import type { JetStreamFigures } from './jetstream.bench.js';
 import type { MachineInfo } from './machine.js';
 import type { MemoryFigures } from './memory.bench.js';
+import type { PoisonFigures } from './poison.bench.js';
 import type { ProjectionFigures } from './projection.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
 import type { ScaleOutFigures } from './scale-out.bench.js';
@@ -52,6 +53,8 @@ export interface BenchResults {
   http: Partial<Record<DatabaseKind, DatabaseHttpFigures>>;
   /** A projector catching up from position 0 over `events` stored events, in a store of its own. */
   catchUp: Partial<Record<DatabaseKind, CatchUpFigures>>;
+  /** SIMPLE latency on healthy aggregates while a projector retries another aggregate's poison events, in a store of its own. */
+  poison: Partial<Record<DatabaseKind, PoisonFigures>>;
   /** PostgreSQL: appends/s of 1, 2 and 3 processes appending at once (the per-schema append lock's cost). */
   appendLock?: AppendLockFigures[];
   memory: MemoryFigures & { db: DatabaseKind };

@@ -14,6 +14,7 @@ import { FULL_PLAN, QUICK_PLAN, type BenchPlan } from './plan.js';
 import type { RawDriver } from './raw-driver.js';
 import { RawPostgres } from './raw-postgres.js';
 import { RawSqlite } from './raw-sqlite.js';
+import { measurePoison, type PoisonFigures } from './poison.bench.js';
 import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
 import { measureHttp } from './http.bench.js';
@@ -24,7 +25,7 @@ import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, RawComm
 import { measureScaleOut } from './scale-out.bench.js';
 import { measureSlowProjector, SLOW_PROJECTOR_MS } from './slow-projector.bench.js';
 import { round } from './stats.js';
-import { checkTargets, scaleOutTargets, slowProjectorTargets } from './targets.js';
+import { checkTargets, poisonTargets, scaleOutTargets, slowProjectorTargets } from './targets.js';
 
 const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
 const RAW_CALLERS = 64;
@@ -38,6 +39,7 @@ interface DatabaseFigures {
   raw: RawCommitFigures;
   http: DatabaseHttpFigures;
   catchUp: CatchUpFigures;
+  poison: PoisonFigures;
 }
 
 function openRaw(db: BenchDatabase): Promise<RawDriver> {
@@ -85,7 +87,8 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Pr
     log(`${db.kind}: a projector catching up over ${plan.catchUpEvents.toLocaleString('en-US')} events in a store of its own`);
     const catchUpDb = await fresh();
     const catchUp = await measureCatchUp(catchUpDb.store, plan.catchUpEvents).finally(() => catchUpDb.cleanup());
-    return { rebuild, command, raw: rawFigures, http, catchUp };
+    const poison = await benchPoison(db.kind, plan, fresh);
+    return { rebuild, command, raw: rawFigures, http, catchUp, poison };
   } finally {
     await raw.close();
   }
@@ -156,7 +159,22 @@ async function slowProjectorOnly(plan: BenchPlan): Promise<void> {
   writeResults(results, markdown, 'slow-projector');
 }
 
-const SECTIONS = ['scale-out', 'slow-projector'] as const;
+async function benchPoison(kind: string, plan: BenchPlan, fresh: () => Promise<BenchDatabase>): Promise<PoisonFigures> {
+  log(`${kind}: ${plan.poisonSamples} SIMPLE sends on healthy aggregates, without and with a poison event being retried`);
+  const poisonDb = await fresh();
+  return measurePoison(poisonDb.store, plan.poisonSamples).finally(() => poisonDb.cleanup());
+}
+
+/** `--only poison`: that figure alone on each database, printed with its target. */
+async function poisonOnly(plan: BenchPlan, url: string): Promise<void> {
+  const poison: BenchResults['poison'] = { sqlite: await benchPoison('sqlite', plan, async () => sqliteDatabase()) };
+  const probe = await postgresDatabase(url);
+  if ('skipped' in probe) log(probe.skipped);
+  else poison.postgres = await benchPoison('postgres', plan, async () => probe);
+  console.log(JSON.stringify({ poison, targets: poisonTargets(poison) }, null, 2));
+}
+
+const SECTIONS = ['scale-out', 'slow-projector', 'poison'] as const;
 
 /** `--only <section>`: one section alone. */
 function onlySection(args: string[]): (typeof SECTIONS)[number] | undefined {
@@ -173,6 +191,7 @@ async function main(): Promise<void> {
   const only = onlySection(process.argv);
   if (only === 'scale-out') return scaleOutOnly(plan, url);
   if (only === 'slow-projector') return slowProjectorOnly(plan);
+  if (only === 'poison') return poisonOnly(plan, url);
   const startedAt = new Date().toISOString();
   const machine = machineInfo();
   const skipped: string[] = [];
@@ -219,6 +238,7 @@ async function main(): Promise<void> {
       raw: Object.fromEntries([...figures].map(([db, f]) => [db, f.raw])),
       http: Object.fromEntries([...figures].map(([db, f]) => [db, f.http])),
       catchUp: Object.fromEntries([...figures].map(([db, f]) => [db, f.catchUp])),
+      poison: Object.fromEntries([...figures].map(([db, f]) => [db, f.poison])),
       ...(appendLock ? { appendLock } : {}),
       memory: { db: 'sqlite', ...memory },
       projection: { db: 'sqlite', ...projection },

@@ -104,7 +104,8 @@ describe('events out: projectors, sagas, process managers, facts, sync modes', (
     expect(await view.order('good')).toEqual({ status: 'placed', projections: 1 });
     expect(await view.order('bad')).toBeUndefined();
     const deadLetters: DeadLetterStore = app.get(DEAD_LETTER_STORE);
-    const [letter] = await deadLetters.list({ kind: 'event', subscriber: 'shop-view' });
+    // 'good' did not wait for 'bad', which is retried on its own and then dead-lettered.
+    const [letter] = await eventually(() => deadLetters.list({ kind: 'event', subscriber: 'shop-view' }), (letters) => letters.length > 0);
     expect(letter).toMatchObject({ messageType: 'OrderPlaced', aggregateId: 'bad', attempts: 2, status: 'pending', reason: 'cannot project order bad' });
 
     const service = app.get(DeadLetterService);

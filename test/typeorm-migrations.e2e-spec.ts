@@ -53,7 +53,7 @@ async function pendingSchemaChanges(dataSource: DataSource): Promise<string[]> {
   return log.upQueries.map((query) => query.query);
 }
 
-const ALL_TABLES = ['es_checkpoints', 'es_commands', 'es_dead_letters', 'es_events', 'es_schema_migrations', 'es_snapshots', 'es_timers'];
+const ALL_TABLES = ['es_checkpoints', 'es_commands', 'es_dead_letters', 'es_events', 'es_held_events', 'es_schema_migrations', 'es_snapshots', 'es_timers'];
 const allVersions = eventSourcingMigrations.map((Migration) => new Migration().version);
 
 describe(`TypeORM-native schema (${kind})`, () => {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Module } from '@nestjs/common';
 import { EventSourcingModule, type StoreOptions } from '@nest-es/core';
-import { SHOP_PROVIDERS, ShopProjector } from './shop.domain.js';
+import { OrderFlowProcess, SHOP_PROVIDERS, ShopProjector } from './shop.domain.js';
 
 /*
  * A shop instance in its own process, for the crash-recovery suite: it processes the backlog with
@@ -10,6 +10,8 @@ import { SHOP_PROVIDERS, ShopProjector } from './shop.domain.js';
  * every subscriber caught up.
  */
 const store = JSON.parse(process.env.CRASH_CHILD_STORE!) as StoreOptions;
+// Unpaid orders are cancelled after this: longer than a suite on a loaded machine, so none is.
+OrderFlowProcess.paymentTimeoutMs = 3_600_000;
 
 @Module({
   imports: [EventSourcingModule.forRoot({ store, processing: { pollIntervalMs: 20 } })],

@@ -84,7 +84,7 @@ export { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } fro
 // Stores: ports and their injection tokens
 export { EVENT_STORE, EVENT_STORE_ADAPTER, type AppendRequest, type AppendResult, type CommandRecord, type EventStore, type ReadAllOptions, type ReadStreamOptions, type StreamIdsOptions } from './store/event-store.js';
 export { SNAPSHOT_STORE, CorruptSnapshotError, type Snapshot, type SnapshotStore } from './store/snapshot-store.js';
-export { CHECKPOINT_STORE, type CheckpointStore } from './store/checkpoint-store.js';
+export { CHECKPOINT_STORE, type CheckpointStore, type HeldEvent } from './store/checkpoint-store.js';
 export { DEAD_LETTER_STORE, type DeadLetter, type DeadLetterKind, type DeadLetterQuery, type DeadLetterStatus, type DeadLetterStore, type NewDeadLetter } from './store/dead-letter-store.js';
 export { TIMER_STORE, type ProcessTimer, type TimerStore } from './store/timer-store.js';
 export { PROJECTION_TRANSACTIONS, type ProjectionTransactions } from './store/projection-transactions.js';

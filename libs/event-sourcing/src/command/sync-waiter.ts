@@ -78,19 +78,26 @@ export class SyncWaiter {
   }
 
   private async pending(events: readonly StoredEvent[], kinds: SubscriberKind[]): Promise<Pending[]> {
-    const needed = new Map<string, number>();
+    const needed = new Map<string, number[]>();
     const count = partitionCount(this.options.processing);
     for (const event of events) {
       for (const subscriber of this.registry.subscribersOf(event.type)) {
         if (!kinds.includes(subscriber.kind)) continue;
         // Only the partition the event belongs to handles it (and checkpoints past it).
         const name = checkpointName(subscriber.name, { index: partitionOf(subscriber, event, count), count });
-        needed.set(name, Math.max(needed.get(name) ?? 0, event.position));
+        needed.set(name, [...(needed.get(name) ?? []), event.position]);
       }
     }
     if (needed.size === 0) return [];
-    const checkpoints = await this.checkpoints.loadAll();
-    return [...needed].filter(([name, position]) => (checkpoints.get(name) ?? 0) < position).map(([subscriber, position]) => ({ subscriber, position }));
+    const [checkpoints, held] = await Promise.all([this.checkpoints.loadAll(), this.checkpoints.loadHeld()]);
+    // A projector's checkpoint moves past an event it holds (failed, retried): not handled until released.
+    const holding = new Set(held.map((event) => `${event.subscriber}@${event.position}`));
+    return [...needed].flatMap(([subscriber, positions]) => {
+      const position = Math.max(...positions);
+      if ((checkpoints.get(subscriber) ?? 0) < position) return [{ subscriber, position }];
+      const waiting = positions.filter((at) => holding.has(`${subscriber}@${at}`));
+      return waiting.length > 0 ? [{ subscriber, position: Math.max(...waiting) }] : [];
+    });
   }
 
   private async until(deadline: number, result: CommandResult, check: () => Promise<Pending[]>): Promise<void> {

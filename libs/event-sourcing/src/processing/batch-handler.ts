@@ -1,5 +1,11 @@
 import type { StoredEvent } from '../model/event-envelope.js';
 
+/** What a retry of held events settled, and when the next retry is due (undefined: nothing is held). */
+export interface HeldRetry {
+  settled: number;
+  nextDueAt?: number;
+}
+
 /** How one kind of subscriber handles what its subscription reads. */
 export interface BatchHandler {
   /**
@@ -10,4 +16,8 @@ export interface BatchHandler {
   handle(events: StoredEvent[], from: number, to: number): Promise<boolean>;
   /** One more delivery of a dead-lettered event, without retries: throws if it fails again. */
   redeliver(event: StoredEvent): Promise<void>;
+  /** Reloads what the handler keeps of its stored checkpoint besides the position: at start, and after another instance moved it. */
+  restore?(): Promise<void>;
+  /** Retries the held events that are due (projectors: see ProjectorHandler). */
+  retryHeld?(): Promise<HeldRetry>;
 }

@@ -25,7 +25,7 @@ export function isFinalDeliveryError(error: unknown): boolean {
  */
 export class DeliveryGuard {
   private readonly logger: Logger;
-  private readonly policy: RetryPolicy;
+  readonly policy: RetryPolicy;
 
   constructor(
     private readonly subscriber: SubscriberDefinition,
@@ -42,20 +42,25 @@ export class DeliveryGuard {
       return true;
     } catch (error) {
       if (!(error instanceof RetriesExhaustedError)) throw error;
-      const reason = error.lastError instanceof Error ? error.lastError.message : String(error.lastError);
-      const letter = await this.deadLetters.add({
-        kind: 'event',
-        subscriber: this.subscriber.name,
-        aggregateType: event.aggregateType,
-        aggregateId: event.aggregateId,
-        messageType: event.type,
-        payload: event.payload,
-        context: { position: event.position, sequence: event.sequence, eventId: event.metadata.eventId, correlationId: event.metadata.correlationId },
-        reason,
-        attempts: error.attempts,
-      });
-      this.logger.error(`${event.type} at position ${event.position} failed ${error.attempts} times (${reason}); dead letter ${letter.id}`);
+      await this.deadLetter(event, error.attempts, error.lastError);
       return false;
     }
+  }
+
+  /** Parks an event that failed `attempts` times for good: the dead-letter table keeps it for review. */
+  async deadLetter(event: StoredEvent, attempts: number, lastError: unknown): Promise<void> {
+    const reason = lastError instanceof Error ? lastError.message : String(lastError);
+    const letter = await this.deadLetters.add({
+      kind: 'event',
+      subscriber: this.subscriber.name,
+      aggregateType: event.aggregateType,
+      aggregateId: event.aggregateId,
+      messageType: event.type,
+      payload: event.payload,
+      context: { position: event.position, sequence: event.sequence, eventId: event.metadata.eventId, correlationId: event.metadata.correlationId },
+      reason,
+      attempts,
+    });
+    this.logger.error(`${event.type} at position ${event.position} failed ${attempts} times (${reason}); dead letter ${letter.id}`);
   }
 }

@@ -149,7 +149,7 @@ export class EventProcessor {
     const guard = new DeliveryGuard(subscriber, this.deadLetters);
     switch (subscriber.kind) {
       case 'projector':
-        return new ProjectorHandler(subscriber, this.transactions, guard, this.tracing, checkpoint);
+        return new ProjectorHandler(subscriber, this.transactions, guard, this.tracing, this.checkpoints, this.store, checkpoint);
       case 'saga':
         return new SagaHandler(subscriber, dispatcher.lanes, this.checkpoints, this.sender, guard, this.tracing, checkpoint);
       case 'process-manager':

@@ -59,6 +59,7 @@ export class SubscriptionRunner {
   /** Starts reading from the stored checkpoint; also after a stop (a projection rebuild restarts it). */
   async start(): Promise<void> {
     this.stored = this.position = await this.checkpoints.load(this.name);
+    await this.handler.restore?.();
     this.failures = 0;
     this.readAhead = undefined;
     this.loop.start(
@@ -75,8 +76,10 @@ export class SubscriptionRunner {
   private async iterate(): Promise<void> {
     try {
       const idle = await this.step();
+      const held = await this.handler.retryHeld?.();
+      if (held?.settled) this.notifier.checkpointed();
       this.failures = 0;
-      if (idle) await this.notifier.nextAppend(this.settings.pollIntervalMs, this.loop.signal);
+      if (idle) await this.notifier.nextAppend(this.idleWait(held?.nextDueAt), this.loop.signal);
     } catch (error) {
       if (this.loop.stopped && isFinalDeliveryError(error)) return;
       this.failures++;
@@ -108,10 +111,16 @@ export class SubscriptionRunner {
       this.stored = this.position = to;
       this.notifier.checkpointed();
     } else {
-      // Another instance moved the checkpoint: continue from where it got to.
+      // Another instance moved the checkpoint: continue from where it got to (held events after it).
       this.stored = this.position = await this.checkpoints.load(this.name);
+      await this.handler.restore?.();
     }
     return false;
+  }
+
+  /** Until the next poll, or sooner when a held event is due for a retry. */
+  private idleWait(nextDueAt: number | undefined): number {
+    return nextDueAt === undefined ? this.settings.pollIntervalMs : Math.max(0, Math.min(this.settings.pollIntervalMs, nextDueAt - Date.now()));
   }
 
   private read(limit: number): Promise<StoredEvent[]> {

@@ -1,8 +1,10 @@
-import type { CheckpointStore } from '../checkpoint-store.js';
+import type { CheckpointStore, HeldEvent } from '../checkpoint-store.js';
 
 /** Checkpoints in memory. */
 export class InMemoryCheckpointStore implements CheckpointStore {
   private readonly positions = new Map<string, number>();
+  /** Held events by checkpoint name, then position. */
+  private readonly held = new Map<string, Map<number, HeldEvent>>();
 
   async load(subscriber: string): Promise<number> {
     return this.positions.get(subscriber) ?? 0;
@@ -16,6 +18,11 @@ export class InMemoryCheckpointStore implements CheckpointStore {
     return new Map(this.positions);
   }
 
+  async loadHeld(subscriber?: string): Promise<HeldEvent[]> {
+    const lists = subscriber === undefined ? [...this.held.values()] : [this.held.get(subscriber) ?? new Map<number, HeldEvent>()];
+    return lists.flatMap((events) => [...events.values()].sort((a, b) => a.position - b.position).map((event) => ({ ...event })));
+  }
+
   /** Moves the checkpoint from `from` to `to`; false when it is not at `from`. */
   advance(subscriber: string, from: number, to: number): boolean {
     if ((this.positions.get(subscriber) ?? 0) !== from) return false;
@@ -25,5 +32,17 @@ export class InMemoryCheckpointStore implements CheckpointStore {
 
   reset(subscriber: string): void {
     this.positions.delete(subscriber);
+    this.held.delete(subscriber);
+  }
+
+  hold(event: HeldEvent): void {
+    const events = this.held.get(event.subscriber) ?? new Map<number, HeldEvent>();
+    events.set(event.position, { ...event });
+    this.held.set(event.subscriber, events);
+  }
+
+  /** False when the event was not held. */
+  release(subscriber: string, position: number): boolean {
+    return this.held.get(subscriber)?.delete(position) ?? false;
   }
 }

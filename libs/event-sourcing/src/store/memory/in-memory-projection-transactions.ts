@@ -1,3 +1,4 @@
+import type { HeldEvent } from '../checkpoint-store.js';
 import type { ProjectionTransactions } from '../projection-transactions.js';
 import type { InMemoryCheckpointStore } from './in-memory-checkpoint-store.js';
 
@@ -24,5 +25,13 @@ export class InMemoryProjectionTransactions implements ProjectionTransactions<un
 
   async resetCheckpoint(_tx: undefined, subscriber: string): Promise<void> {
     this.checkpoints.reset(subscriber);
+  }
+
+  async holdEvent(_tx: undefined, event: HeldEvent): Promise<void> {
+    this.checkpoints.hold(event);
+  }
+
+  async releaseEvent(_tx: undefined, subscriber: string, position: number): Promise<boolean> {
+    return this.checkpoints.release(subscriber, position);
   }
 }

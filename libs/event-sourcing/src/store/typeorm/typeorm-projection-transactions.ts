@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { HeldEvent } from '../checkpoint-store.js';
 import type { ProjectionTransactions } from '../projection-transactions.js';
 import { dialectOf } from './sql-client.js';
 import type { TypeOrmCheckpointStore } from './typeorm-checkpoint-store.js';
@@ -32,5 +33,13 @@ export class TypeOrmProjectionTransactions implements ProjectionTransactions<Ent
 
   resetCheckpoint(manager: EntityManager, subscriber: string): Promise<void> {
     return this.checkpoints.resetIn(manager, subscriber);
+  }
+
+  holdEvent(manager: EntityManager, event: HeldEvent): Promise<void> {
+    return this.checkpoints.holdIn(manager, event);
+  }
+
+  releaseEvent(manager: EntityManager, subscriber: string, position: number): Promise<boolean> {
+    return this.checkpoints.releaseIn(manager, subscriber, position);
   }
 }

@@ -82,6 +82,16 @@ export function eventSourcingEntitySchemas(dialect: Dialect): EntitySchema[] {
       },
     }),
     new EntitySchema({
+      name: 'es_held_events',
+      withoutRowid: dialect === 'sqlite',
+      columns: {
+        subscriber: text({ primary: true }),
+        position: { type: t.position.type, primary: true },
+        aggregate_type: text(),
+        aggregate_id: text(),
+      },
+    }),
+    new EntitySchema({
       name: 'es_dead_letters',
       withoutRowid: dialect === 'sqlite',
       columns: {

@@ -3,6 +3,7 @@ import { EventSourcingAppendWakeUp1764547200005 } from './migrations/append-wake
 import { EventSourcingCommandFingerprints1764547200004 } from './migrations/command-fingerprints.migration.js';
 import { EventSourcingCheckpointsDeadLettersTimers1764547200002 } from './migrations/checkpoints-dead-letters-timers.migration.js';
 import { EventSourcingEventsCommandsSnapshots1764547200001 } from './migrations/events-commands-snapshots.migration.js';
+import { EventSourcingHeldEvents1764547200006 } from './migrations/held-events.migration.js';
 
 /**
  * The framework's schema, oldest step first, as TypeORM migration classes: spread into a DataSource's
@@ -14,4 +15,5 @@ export const eventSourcingMigrations = [
   EventSourcingAppendFunction1764547200003,
   EventSourcingCommandFingerprints1764547200004,
   EventSourcingAppendWakeUp1764547200005,
+  EventSourcingHeldEvents1764547200006,
 ];

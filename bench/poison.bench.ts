@@ -1,0 +1,96 @@
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { DataSource, EntityManager } from 'typeorm';
+import {
+  CHECKPOINT_STORE,
+  CommandGateway,
+  DEAD_LETTER_STORE,
+  READ_MODEL_DATA_SOURCE,
+  EventSourcingModule,
+  OnEvent,
+  portableQuery,
+  Projector,
+  SyncMode,
+  type CheckpointStore,
+  type DeadLetterStore,
+  type StoreOptions,
+  type StoredEvent,
+} from '@nest-es/core';
+import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
+import { distribution, timeEach, type Distribution } from './stats.js';
+
+/* Poison isolation: SIMPLE deposits of one caller on healthy accounts while a projector keeps
+   failing on another account's events (each retried with the default backoff, 5 attempts, about
+   1.7 s, then dead-lettered), against the same deposits without a poison. */
+
+const POISONED = 'poisoned';
+/** A new poison event this often, so that one is being retried during the whole measurement. */
+const POISON_EVERY_MS = 250;
+
+/** Balances in the same database; every event of the poisoned account fails. */
+@Projector('bench-balances')
+export class PoisonedBalancesProjector implements OnModuleInit {
+  constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.dataSource.query('CREATE TABLE IF NOT EXISTS bench_balances (id TEXT PRIMARY KEY, balance BIGINT NOT NULL)');
+  }
+
+  @OnEvent(Deposited)
+  async onDeposited(event: Deposited, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+    if (envelope.aggregateId === POISONED) throw new Error('the balance does not fit the column');
+    await portableQuery(manager, 'INSERT INTO bench_balances (id, balance) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET balance = bench_balances.balance + excluded.balance', [
+      envelope.aggregateId,
+      event.amount,
+    ]);
+  }
+}
+
+export interface PoisonFigures {
+  /** SIMPLE deposits on healthy accounts, no poison. */
+  healthy: Distribution;
+  /** The same while the poisoned account's events are being retried. */
+  poisoned: Distribution;
+  /** Poison events sent during the measurement, and how many of them were dead-lettered by its end. */
+  poisonEvents: number;
+  deadLettered: number;
+  /** Poison events still held (being retried, or waiting behind one) at the end: more than 0 means the poison was live throughout. */
+  heldAtEnd: number;
+}
+
+@Module({ providers: [AccountAggregate, PoisonedBalancesProjector] })
+class PoisonBenchModule {}
+
+/** `samples` SIMPLE deposits without a poison, then `samples` more while poison events keep arriving. */
+export async function measurePoison(store: StoreOptions, samples: number): Promise<PoisonFigures> {
+  const app = await NestFactory.createApplicationContext(
+    { module: PoisonBenchModule, imports: [EventSourcingModule.forRoot({ store, syncTimeoutMs: 30_000 })] },
+    { logger: false },
+  );
+  try {
+    const gateway = app.get(CommandGateway);
+    const simple = (prefix: string) => (i: number) => gateway.send(new Deposit(`${prefix}-${i % 100}`, 1), { syncMode: SyncMode.SIMPLE });
+    await timeEach(50, simple('warm'));
+    const healthy = distribution(await timeEach(samples, simple('healthy')));
+
+    let poisonEvents = 0;
+    let poisoning = true;
+    const poisoner = (async () => {
+      while (poisoning) {
+        await gateway.send(new Deposit(POISONED, 1));
+        poisonEvents++;
+        await new Promise((resolve) => setTimeout(resolve, POISON_EVERY_MS));
+      }
+    })();
+    // The first poison event has failed once and is being retried.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const poisoned = distribution(await timeEach(samples, simple('other')));
+    poisoning = false;
+    await poisoner;
+    const deadLettered = (await app.get<DeadLetterStore>(DEAD_LETTER_STORE).list({ kind: 'event' })).length;
+    const heldAtEnd = (await app.get<CheckpointStore>(CHECKPOINT_STORE).loadHeld()).length;
+    return { healthy, poisoned, poisonEvents, deadLettered, heldAtEnd };
+  } finally {
+    await app.close();
+  }
+}
