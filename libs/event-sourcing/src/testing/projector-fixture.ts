@@ -82,7 +82,10 @@ export class ProjectorFixture {
   private async projectedTo(position: number): Promise<void> {
     const checkpoints = this.app.get<CheckpointStore>(CHECKPOINT_STORE);
     const deadline = Date.now() + this.timeoutMs;
-    while ((await checkpoints.load(this.name)) < position) {
+    // A held event (failed, being retried) is not projected yet: it ends projected or dead-lettered.
+    const behind = async () =>
+      (await checkpoints.load(this.name)) < position || (await checkpoints.loadHeld(this.name)).some((held) => held.position <= position);
+    while (await behind()) {
       if (Date.now() > deadline) throw new Error(`projector '${this.name}' did not reach position ${position} within ${this.timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
