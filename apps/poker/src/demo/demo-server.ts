@@ -9,6 +9,8 @@ import { configurePokerApp } from '../http/configure-poker-app.js';
 import { redactUrl } from '../poker-config.js';
 import { PokerServerModule } from '../poker-server.module.js';
 
+const DEMO_REQUESTS_PER_MINUTE = 1_000_000;
+
 export interface DemoServer {
   app: NestExpressApplication;
   baseUrl: string;
@@ -24,7 +26,9 @@ export interface DemoServer {
 export async function startDemoServer(databaseUrl: string | undefined): Promise<DemoServer> {
   const folder = databaseUrl ? undefined : mkdtempSync(join(tmpdir(), 'poker-demo-'));
   const url = databaseUrl ?? `sqlite:${join(folder!, 'demo.sqlite')}`;
-  const app = await NestFactory.create<NestExpressApplication>(PokerServerModule.forRoot({ store: parseDatabaseUrl(url), auth: { seededDeals: true } }), { logger: ['error', 'warn'] });
+  // One local client playing as fast as it can: the limit meant for the public would stall it.
+  const server = PokerServerModule.forRoot({ store: parseDatabaseUrl(url), auth: { seededDeals: true }, requestsPerMinute: DEMO_REQUESTS_PER_MINUTE });
+  const app = await NestFactory.create<NestExpressApplication>(server, { logger: ['error', 'warn'] });
   configurePokerApp(app);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
