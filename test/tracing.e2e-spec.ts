@@ -1,4 +1,4 @@
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { EVENT_STORE, type EventStore } from '@nest-es/core';
 import type { PokerClient } from '../apps/poker/src/client/poker-client.js';
@@ -8,7 +8,7 @@ import { createTestStore, type TestStore } from './support/test-store.js';
 /*
  * OpenTelemetry through @opentelemetry/api, with the SDK and an in-memory exporter registered the
  * way an application registers its own. One buy-in of the poker app is one trace: the caller's
- * traceparent -> command ReserveFunds -> its append -> the deliveries of FundsReserved (a projector
+ * traceparent -> the request's server span -> command ReserveFunds -> its append -> the deliveries of FundsReserved (a projector
  * and the buy-in process manager) -> the process manager's command JoinTable -> its deliveries.
  * A saga's command joins the trace of the event it reacted to in the same way.
  */
@@ -64,9 +64,10 @@ describe('tracing: one trace from a request through events to the next command',
     };
     const childNames = (parent: ReadableSpan) => spans.filter((span) => parentOf(span) === parent.spanContext().spanId).map((span) => span.name).sort();
 
-    // The request's traceparent is the command's parent.
-    const reserve = one('command ReserveFunds');
-    expect(parentOf(reserve)).toBe(CALLER_SPAN);
+    // The caller's traceparent is the parent of the request's server span, which is the command's.
+    const request = one('POST /tables/:tableId/buy-in');
+    expect([parentOf(request), request.kind, request.attributes['http.response.status_code']]).toEqual([CALLER_SPAN, SpanKind.SERVER, 200]);
+    const reserve = one('command ReserveFunds', request);
     expect(reserve.attributes).toMatchObject({
       'es.command.type': 'ReserveFunds',
       'es.aggregate.type': 'player',
@@ -122,9 +123,11 @@ describe('tracing: one trace from a request through events to the next command',
     expect(await client.buyIn('traced', 'uma', 100, 4)).toMatchObject({ status: 'COMPLETED' });
     const malformed = await client.request('POST', '/tables/traced/buy-in', { playerId: 'vic', seat: 5, amount: 100 }, client.signedAs('vic', { traceparent: 'not-a-trace' }));
     expect(malformed).toMatchObject({ status: 'COMPLETED' });
+    const requests = exporter.getFinishedSpans().filter((span) => span.name === 'POST /tables/:tableId/buy-in');
     const commands = exporter.getFinishedSpans().filter((span) => span.name === 'command ReserveFunds');
-    expect(commands).toHaveLength(2);
-    for (const command of commands) expect(parentOf(command)).toBeUndefined();
+    expect([requests.length, commands.length]).toEqual([2, 2]);
+    for (const request of requests) expect(parentOf(request)).toBeUndefined();
+    expect(commands.map((command) => parentOf(command)).sort()).toEqual(requests.map((request) => request.spanContext().spanId).sort());
     expect(new Set(commands.map((span) => span.spanContext().traceId)).size).toBe(2);
   });
 });

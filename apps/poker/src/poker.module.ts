@@ -18,6 +18,7 @@ import { BalancesController } from './http/balances.controller.js';
 import { BotsController } from './http/bots.controller.js';
 import { BuyInController } from './http/buy-in.controller.js';
 import { CommandCorrelationInterceptor } from './http/command-correlation.interceptor.js';
+import { RequestSpanInterceptor } from './http/request-span.interceptor.js';
 import { LeaderboardController } from './http/leaderboard.controller.js';
 import { TablesController } from './http/tables.controller.js';
 import { PlayerAggregate } from './player/index.js';
@@ -88,6 +89,7 @@ export class PokerModule {
         TableViewQuery,
         BotPlayer,
         HandResultsHandler,
+        { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
         { provide: APP_INTERCEPTOR, useClass: CommandCorrelationInterceptor },
       ],
     };
