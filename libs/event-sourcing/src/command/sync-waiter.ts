@@ -102,12 +102,13 @@ export class SyncWaiter {
 
   private async until(deadline: number, result: CommandResult, check: () => Promise<Pending[]>): Promise<void> {
     for (;;) {
+      const seen = this.notifier.checkpointCount;
       const pending = await check();
       if (pending.length === 0) return;
       if (this.stopping.signal.aborted) throw late(result, pending, 'before the service shut down');
       const left = deadline - Date.now();
       if (left <= 0) throw late(result, pending, 'within the sync timeout');
-      await this.notifier.nextCheckpoint(Math.min(POLL_MS, left), this.stopping.signal);
+      await this.notifier.nextCheckpoint(Math.min(POLL_MS, left), this.stopping.signal, seen);
     }
   }
 }

@@ -91,9 +91,10 @@ export class JetStreamPublisher implements OnApplicationBootstrap, OnApplication
         return;
       }
       if (this.position < 0) this.position = await this.checkpoints.load(this.name);
+      const seen = this.notifier.appendCount;
       const batch = await this.store.readAll({ afterPosition: this.position, limit: this.settings.batchSize ?? DEFAULT_BATCH_SIZE });
       if (batch.length === 0) {
-        await this.notifier.nextAppend(POLL_MS, this.loop.signal);
+        await this.notifier.nextAppend(POLL_MS, this.loop.signal, seen);
         return;
       }
       await this.publish(batch);

@@ -75,11 +75,12 @@ export class SubscriptionRunner {
 
   private async iterate(): Promise<void> {
     try {
+      const seen = this.notifier.appendCount;
       const idle = await this.step();
       const held = await this.handler.retryHeld?.();
       if (held?.settled) this.notifier.checkpointed();
       this.failures = 0;
-      if (idle) await this.notifier.nextAppend(this.idleWait(held?.nextDueAt), this.loop.signal);
+      if (idle) await this.notifier.nextAppend(this.idleWait(held?.nextDueAt), this.loop.signal, seen);
     } catch (error) {
       if (this.loop.stopped && isFinalDeliveryError(error)) return;
       this.failures++;

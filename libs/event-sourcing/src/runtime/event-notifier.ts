@@ -12,6 +12,8 @@ type Wake = () => void;
 export class EventNotifier {
   private appendWaiters = new Set<Wake>();
   private checkpointWaiters = new Set<Wake>();
+  private appends = 0;
+  private checkpoints = 0;
   private readonly appendListeners = new Set<(events: readonly StoredEvent[]) => void>();
   private readonly checkpointListeners = new Set<() => void>();
 
@@ -19,26 +21,46 @@ export class EventNotifier {
   appended(events: readonly StoredEvent[]): void {
     if (events.length === 0) return;
     for (const listener of this.appendListeners) listener(events);
+    this.appends++;
     this.wakeAll('appendWaiters');
   }
 
   /** Called when a subscriber of this process moved its checkpoint. */
   checkpointed(): void {
     for (const listener of this.checkpointListeners) listener();
+    this.checkpoints++;
     this.wakeAll('checkpointWaiters');
   }
 
   /** Another instance appended or checkpointed: wakes the waiters of this process only. */
   wokenFromElsewhere(kind: 'append' | 'checkpoint'): void {
+    if (kind === 'append') this.appends++;
+    else this.checkpoints++;
     this.wakeAll(kind === 'append' ? 'appendWaiters' : 'checkpointWaiters');
   }
 
-  /** Resolves on the next append, or after `ms` (the polling backstop), or when `abort` fires. */
-  nextAppend(ms: number, abort?: AbortSignal): Promise<void> {
+  /**
+   * How many appends this process has heard of. A reader notes it before it reads and passes it to
+   * `nextAppend`: an append heard of while it was reading then wakes it at once instead of being lost.
+   */
+  get appendCount(): number {
+    return this.appends;
+  }
+
+  /** How many checkpoint moves this process has heard of; for `nextCheckpoint` as `appendCount` is for `nextAppend`. */
+  get checkpointCount(): number {
+    return this.checkpoints;
+  }
+
+  /** Resolves on the next append (at once if one came since `seen`), or after `ms` (the polling backstop), or when `abort` fires. */
+  nextAppend(ms: number, abort?: AbortSignal, seen?: number): Promise<void> {
+    if (seen !== undefined && seen !== this.appends) return Promise.resolve();
     return this.wait(this.appendWaiters, ms, abort);
   }
 
-  nextCheckpoint(ms: number, abort?: AbortSignal): Promise<void> {
+  /** Resolves on the next checkpoint move (at once if one came since `seen`), after `ms`, or when `abort` fires. */
+  nextCheckpoint(ms: number, abort?: AbortSignal, seen?: number): Promise<void> {
+    if (seen !== undefined && seen !== this.checkpoints) return Promise.resolve();
     return this.wait(this.checkpointWaiters, ms, abort);
   }
 
