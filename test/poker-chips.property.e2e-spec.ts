@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { AggregateReader } from '@nest-es/core';
 import { VARIANTS, type Variant } from '../apps/poker/src/cards/index.js';
-import { type CommandAnswer, PokerApiError, type PokerClient } from '../apps/poker/src/client/poker-client.js';
+import { type CommandAnswer, PokerApiError } from '../apps/poker/src/client/poker-client.js';
 import type { HandState } from '../apps/poker/src/hand/index.js';
-import { eventually, type PokerServer, startPokerServer } from './support/poker-server.js';
-import { createTestStore, type TestStore } from './support/test-store.js';
+import { eventually } from './support/poker-server.js';
+import { usePokerServer } from './support/poker-server-suite.js';
 
 /** One random step: a legal move, an illegal one, or the same legal move sent twice at once. */
 interface Step {
@@ -99,29 +99,16 @@ function drawMoves(hand: HandState, step: Step): Attempt[] {
 }
 
 describe('chips are conserved and every illegal move is refused with a code (property)', () => {
-  let store: TestStore;
-  let server: PokerServer;
-  let client: PokerClient;
+  const suite = usePokerServer();
   let run = 0;
 
-  beforeAll(async () => {
-    store = await createTestStore();
-    server = await startPokerServer(store.options);
-    client = server.client;
-  });
-
-  afterAll(async () => {
-    await server?.app.close();
-    await store?.cleanup();
-  });
-
   /** The whole hand, as the referee sees it (over HTTP a reader sees only their own cards). */
-  const handState = async (handId: string) => (await server.app.get(AggregateReader).state('hand', handId)) as { state: HandState; sequence: number };
+  const handState = async (handId: string) => (await suite.server.app.get(AggregateReader).state('hand', handId)) as { state: HandState; sequence: number };
 
   /** Sends a move; a refused one must carry the expected code and leave the hand as it was. */
   async function attempt(handId: string, correlationId: string, move: Attempt): Promise<void> {
     const before = move.refused ? (await handState(handId)).sequence : 0;
-    const sent = await client
+    const sent = await suite.client
       .command('hand', handId, move.command, move.body, { 'Correlation-Id': correlationId, 'Sync-Mode': 'cascade' })
       .catch((error: unknown) => error);
     if (!move.refused) {
@@ -137,7 +124,7 @@ describe('chips are conserved and every illegal move is refused with a code (pro
 
   /** The same legal move twice at once: exactly one lands, the other is refused (the turn has moved on). */
   async function race(handId: string, correlationId: string, move: Attempt): Promise<void> {
-    const send = () => client.command('hand', handId, move.command, move.body, { 'Correlation-Id': correlationId, 'Sync-Mode': 'cascade' }).catch((e: unknown) => e);
+    const send = () => suite.client.command('hand', handId, move.command, move.body, { 'Correlation-Id': correlationId, 'Sync-Mode': 'cascade' }).catch((e: unknown) => e);
     const outcomes = await Promise.all([send(), send()]);
     const refused = outcomes.filter((o): o is PokerApiError => o instanceof PokerApiError);
     expect(outcomes.filter((o) => !(o instanceof Error)) as CommandAnswer[]).toHaveLength(1);
@@ -145,7 +132,7 @@ describe('chips are conserved and every illegal move is refused with a code (pro
   }
 
   async function playHand(tableId: string, seed: string, steps: Step[]): Promise<boolean> {
-    const started = await client.startHand(tableId, seed).catch((error: unknown) => error);
+    const started = await suite.client.startHand(tableId, seed).catch((error: unknown) => error);
     if (started instanceof PokerApiError) {
       // Fewer than two players have chips left: the game is over.
       expect(started.body).toMatchObject({ code: 'FAILED_PRECONDITION', message: expect.stringMatching(/at least 2 players/) });
@@ -167,7 +154,7 @@ describe('chips are conserved and every illegal move is refused with a code (pro
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     }
-    await eventually(() => client.table(tableId), (view) => view.status === 'waiting', `hand ${handId} ends`);
+    await eventually(() => suite.client.table(tableId), (view) => view.status === 'waiting', `hand ${handId} ends`);
     return true;
   }
 
@@ -177,17 +164,17 @@ describe('chips are conserved and every illegal move is refused with a code (pro
         const tableId = `prop-${++run}`;
         const players = game.buyIns.map((_, i) => `p${run}-${i}`);
         let bank = 0;
-        await client.createTable(tableId, { name: tableId, variant: game.variant, smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: 6 });
+        await suite.client.createTable(tableId, { name: tableId, variant: game.variant, smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: 6 });
         for (const [i, id] of players.entries()) {
-          await client.registerPlayer(id, id);
+          await suite.client.registerPlayer(id, id);
           bank += 1000;
-          expect(await client.buyIn(tableId, id, game.buyIns[i])).toMatchObject({ status: 'COMPLETED' });
+          expect(await suite.client.buyIn(tableId, id, game.buyIns[i])).toMatchObject({ status: 'COMPLETED' });
         }
 
         /** At a quiet point every chip is either available in a bankroll or in a stack at the table. */
         const expectConserved = async () => {
-          const balances = await Promise.all(players.map((id) => client.balance(id)));
-          const view = await client.table(tableId);
+          const balances = await Promise.all(players.map((id) => suite.client.balance(id)));
+          const view = await suite.client.table(tableId);
           const available = balances.reduce((sum, b) => sum + b.available, 0);
           expect(available + view.seats.reduce((sum, s) => sum + s.stack, 0)).toBe(bank);
         };
@@ -195,8 +182,8 @@ describe('chips are conserved and every illegal move is refused with a code (pro
         for (let hand = 1; hand <= game.hands; hand++) {
           for (const move of game.cashier) {
             const playerId = players[move.player % players.length];
-            const { available } = await client.balance(playerId);
-            const sent = await client
+            const { available } = await suite.client.balance(playerId);
+            const sent = await suite.client
               .command('player', playerId, 'WithdrawFunds', { amount: move.amount }, { 'Sync-Mode': 'simple' })
               .catch((error: PokerApiError) => error);
             if (move.amount <= available) {
@@ -211,8 +198,8 @@ describe('chips are conserved and every illegal move is refused with a code (pro
           await expectConserved();
         }
 
-        for (const id of players) await client.leave(tableId, id);
-        const balances = await Promise.all(players.map((id) => client.balance(id)));
+        for (const id of players) await suite.client.leave(tableId, id);
+        const balances = await Promise.all(players.map((id) => suite.client.balance(id)));
         expect(balances.every((b) => b.reserved === 0)).toBe(true);
         expect(balances.reduce((sum, b) => sum + b.bankroll, 0)).toBe(bank);
       }),

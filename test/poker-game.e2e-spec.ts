@@ -1,9 +1,9 @@
 import { EVENT_STORE, type EventStore, TIMER_STORE, type TimerStore } from '@nest-es/core';
 import { bestHandFor, type Card, type Variant, VARIANTS } from '../apps/poker/src/cards/index.js';
-import { PokerApiError, type PokerClient } from '../apps/poker/src/client/poker-client.js';
+import { PokerApiError } from '../apps/poker/src/client/poker-client.js';
 import type { ActionTimeout } from '../apps/poker/src/flows/index.js';
-import { checkOrCall, eventually, foldToOne, playOut, type PokerServer, startPokerServer } from './support/poker-server.js';
-import { createTestStore, type TestStore } from './support/test-store.js';
+import { checkOrCall, eventually, foldToOne, playOut } from './support/poker-server.js';
+import { usePokerServer } from './support/poker-server-suite.js';
 
 interface WireEvent {
   type: string;
@@ -13,38 +13,25 @@ interface WireEvent {
 }
 
 describe('poker over HTTP: hands, flows and read models', () => {
-  let store: TestStore;
-  let server: PokerServer;
-  let client: PokerClient;
+  const suite = usePokerServer();
   let tables = 0;
-
-  beforeAll(async () => {
-    store = await createTestStore();
-    server = await startPokerServer(store.options);
-    client = server.client;
-  });
-
-  afterAll(async () => {
-    await server?.app.close();
-    await store?.cleanup();
-  });
 
   /** Straight from the store: hand events hold the deck, which no route serves. */
   const events = async (aggregateType: string, id: string): Promise<WireEvent[]> =>
-    (await server.app.get<EventStore>(EVENT_STORE).readStream({ aggregateType, aggregateId: id })) as unknown as WireEvent[];
+    (await suite.server.app.get<EventStore>(EVENT_STORE).readStream({ aggregateType, aggregateId: id })) as unknown as WireEvent[];
 
   /** A process manager's own events (its stream is not an aggregate the HTTP routes serve). */
   const processEvents = async (name: string, correlationId: string): Promise<string[]> =>
-    (await server.app.get<EventStore>(EVENT_STORE).readStream({ aggregateType: name, aggregateId: correlationId })).map((e) => e.type);
+    (await suite.server.app.get<EventStore>(EVENT_STORE).readStream({ aggregateType: name, aggregateId: correlationId })).map((e) => e.type);
 
   /** A new table with `players` (humans, 1000 deposited, 500 bought in, seats in order). */
   async function tableWith(variant: Variant, players: string[], terms: { actionTimeoutMs?: number; maxPlayers?: number } = {}): Promise<{ tableId: string; ids: string[] }> {
     const tableId = `table-${++tables}`;
-    await client.createTable(tableId, { name: `Table ${tables}`, variant, smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: terms.maxPlayers ?? 6, ...terms });
+    await suite.client.createTable(tableId, { name: `Table ${tables}`, variant, smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: terms.maxPlayers ?? 6, ...terms });
     const ids = players.map((name) => `${name}-${tables}`);
     for (const [seat, id] of ids.entries()) {
-      await client.registerPlayer(id, id);
-      expect(await client.buyIn(tableId, id, 500, seat)).toMatchObject({ status: 'COMPLETED', seat });
+      await suite.client.registerPlayer(id, id);
+      expect(await suite.client.buyIn(tableId, id, 500, seat)).toMatchObject({ status: 'COMPLETED', seat });
     }
     return { tableId, ids };
   }
@@ -54,8 +41,8 @@ describe('poker over HTTP: hands, flows and read models', () => {
   describe.each(VARIANTS)('%s', (variant) => {
     it('plays a hand to the showdown: everyone still in shows, the best hand takes the pot', async () => {
       const { tableId, ids } = await tableWith(variant, ['ann', 'ben', 'cat']);
-      const { handId } = await client.startHand(tableId, `showdown-${variant}`);
-      const view = await playOut(client, tableId, checkOrCall);
+      const { handId } = await suite.client.startHand(tableId, `showdown-${variant}`);
+      const view = await playOut(suite.client, tableId, checkOrCall);
 
       const hand = await events('hand', handId);
       const revealed = hand.filter((e) => e.type === 'CardsRevealed').map((e) => e.payload);
@@ -76,8 +63,8 @@ describe('poker over HTTP: hands, flows and read models', () => {
 
     it('ends a hand when all but one fold: the last player standing wins without a contest', async () => {
       const { tableId, ids } = await tableWith(variant, ['dan', 'eve', 'fay']);
-      const { handId } = await client.startHand(tableId);
-      const view = await playOut(client, tableId, foldToOne);
+      const { handId } = await suite.client.startHand(tableId);
+      const view = await playOut(suite.client, tableId, foldToOne);
 
       // Three players: the dealer (seat 0) acts first and folds, then the small blind; the big blind wins.
       const bigBlind = ids[2];
@@ -90,7 +77,7 @@ describe('poker over HTTP: hands, flows and read models', () => {
         [ids[1], 495],
         [ids[2], 505],
       ]);
-      const board = await client.leaderboard();
+      const board = await suite.client.leaderboard();
       expect(board.find((entry) => entry.playerId === bigBlind)).toMatchObject({ netWinnings: 5, handsPlayed: 1, handsWon: 1 });
       expect(board.find((entry) => entry.playerId === ids[1])).toMatchObject({ netWinnings: -5, handsPlayed: 1, handsWon: 0 });
     });
@@ -99,31 +86,31 @@ describe('poker over HTTP: hands, flows and read models', () => {
   it('folds a player facing a bet who lets the action timeout pass, and checks one with nothing to call', async () => {
     const { tableId, ids } = await tableWith('TEXAS_HOLDEM', ['gil', 'hal'], { actionTimeoutMs: 1000 });
     const [gil, hal] = ids;
-    const timers = server.app.get<TimerStore>(TIMER_STORE);
+    const timers = suite.server.app.get<TimerStore>(TIMER_STORE);
 
     // Hand 1, heads-up: gil deals and posts the small blind, acts first facing 5 more, and does nothing.
-    const first = await client.startHand(tableId);
-    await eventually(() => client.table(tableId), (view) => view.status === 'waiting', 'hand 1 ends by the timeout');
+    const first = await suite.client.startHand(tableId);
+    await eventually(() => suite.client.table(tableId), (view) => view.status === 'waiting', 'hand 1 ends by the timeout');
     const hand1 = await events('hand', first.handId);
     expect(hand1.filter((e) => e.type === 'ActionTaken').map((e) => e.payload)).toEqual([expect.objectContaining({ playerId: gil, action: 'FOLD', amount: 0 })]);
     expect(hand1.find((e) => e.type === 'PotAwarded')!.payload.awards).toEqual([{ playerId: hal, amount: 15 }]);
 
     // Hand 2: hal deals and calls in time; his timer is cancelled and gil's runs.
-    const second = await client.startHand(tableId);
-    await client.act(tableId, hal, 'CALL');
+    const second = await suite.client.startHand(tableId);
+    await suite.client.act(tableId, hal, 'CALL');
     const pending = await timers.pending('hand-flow', second.correlationId);
     expect(pending.map((timer) => (timer.payload as ActionTimeout).playerId)).toEqual([gil]);
     expect(pending[0].payload).toMatchObject({ amountToCall: 0 });
 
     // gil lets it pass with nothing to call: checked, and the flop comes.
-    const flop = await eventually(() => client.table(tableId), (view) => view.hand!.phase === 'FLOP', 'the flop after the automatic check');
+    const flop = await eventually(() => suite.client.table(tableId), (view) => view.hand!.phase === 'FLOP', 'the flop after the automatic check');
     expect(flop.hand!.communityCards).toHaveLength(3);
     const checks = (await events('hand', second.handId)).filter((e) => e.type === 'ActionTaken').map((e) => [e.payload.playerId, e.payload.action]);
     expect(checks).toEqual([
       [hal, 'CALL'],
       [gil, 'CHECK'],
     ]);
-    const view = await playOut(client, tableId, checkOrCall);
+    const view = await playOut(suite.client, tableId, checkOrCall);
     expect(stackSum(view)).toBe(1000);
     expect(await timers.pending('hand-flow', second.correlationId)).toEqual([]);
   });
@@ -133,21 +120,21 @@ describe('poker over HTTP: hands, flows and read models', () => {
 
     beforeAll(async () => {
       ({ tableId } = await tableWith('TEXAS_HOLDEM', ['ida']));
-      for (const id of ['joe', 'kim', 'lou']) await client.registerPlayer(id, id);
+      for (const id of ['joe', 'kim', 'lou']) await suite.client.registerPlayer(id, id);
     });
 
     const expectReleased = async (playerId: string) => {
-      expect(await client.balance(playerId)).toEqual({ playerId, bankroll: 1000, reserved: 0, available: 1000 });
+      expect(await suite.client.balance(playerId)).toEqual({ playerId, bankroll: 1000, reserved: 0, available: 1000 });
       const playerEvents = (await events('player', playerId)).map((e) => e.type);
       expect(playerEvents.slice(-2)).toEqual(['FundsReserved', 'FundsReleased']);
     };
 
     it('reserves the funds, seats the player and completes', async () => {
-      const outcome = await client.buyIn(tableId, 'joe', 300, 3);
+      const outcome = await suite.client.buyIn(tableId, 'joe', 300, 3);
       expect(outcome).toMatchObject({ playerId: 'joe', tableId, seat: 3, amount: 300, status: 'COMPLETED' });
-      expect(await client.balance('joe')).toEqual({ playerId: 'joe', bankroll: 1000, reserved: 300, available: 700 });
+      expect(await suite.client.balance('joe')).toEqual({ playerId: 'joe', bankroll: 1000, reserved: 300, available: 700 });
       expect(await processEvents('buy-in', outcome.buyInId)).toEqual(['BuyInInitiated', 'BuyInCompleted']);
-      expect((await client.table(tableId)).seats.find((s) => s.playerId === 'joe')).toEqual({ seat: 3, playerId: 'joe', stack: 300, sittingOut: false });
+      expect((await suite.client.table(tableId)).seats.find((s) => s.playerId === 'joe')).toEqual({ seat: 3, playerId: 'joe', stack: 300, sittingOut: false });
     });
 
     it.each([
@@ -155,7 +142,7 @@ describe('poker over HTTP: hands, flows and read models', () => {
       ['SEAT_OCCUPIED', { amount: 200, seat: 3 }, 'seat 3 is occupied by joe'],
       ['SEATING_REJECTED', { amount: 200, seat: 7 }, 'seat 7 does not exist: this table has seats 0 to 5'],
     ])('fails with %s and releases the funds', async (code, request, reason) => {
-      const outcome = await client.buyIn(tableId, 'kim', request.amount, request.seat);
+      const outcome = await suite.client.buyIn(tableId, 'kim', request.amount, request.seat);
       expect(outcome).toMatchObject({ status: 'FAILED', code, reason });
       expect(await processEvents('buy-in', outcome.buyInId)).toEqual(['BuyInInitiated', 'BuyInFailed']);
       await expectReleased('kim');
@@ -163,19 +150,19 @@ describe('poker over HTTP: hands, flows and read models', () => {
 
     it('fails with TABLE_FULL when every seat is taken', async () => {
       const small = await tableWith('OMAHA', ['mo', 'ned'], { maxPlayers: 2 });
-      expect(await client.buyIn(small.tableId, 'lou', 200)).toMatchObject({ status: 'FAILED', code: 'TABLE_FULL', reason: 'table is full: 2 of 2 seats taken' });
+      expect(await suite.client.buyIn(small.tableId, 'lou', 200)).toMatchObject({ status: 'FAILED', code: 'TABLE_FULL', reason: 'table is full: 2 of 2 seats taken' });
       await expectReleased('lou');
     });
 
     it('fails with SEATING_REJECTED when the table refuses the seat', async () => {
-      expect(await client.buyIn('no-such-table', 'lou', 200)).toMatchObject({ status: 'FAILED', code: 'SEATING_REJECTED', reason: 'table does not exist' });
+      expect(await suite.client.buyIn('no-such-table', 'lou', 200)).toMatchObject({ status: 'FAILED', code: 'SEATING_REJECTED', reason: 'table does not exist' });
       await expectReleased('lou');
     });
 
     it('answers at once when the funds cannot be reserved, or the request is malformed', async () => {
-      const poor = await client.buyIn(tableId, 'lou', 5000).catch((error: PokerApiError) => error);
+      const poor = await suite.client.buyIn(tableId, 'lou', 5000).catch((error: PokerApiError) => error);
       expect(poor).toMatchObject({ status: 409, body: { code: 'FAILED_PRECONDITION', message: 'insufficient funds: available 1000, requested 5000' } });
-      const malformed = await client.request('POST', `/tables/${tableId}/buy-in`, { playerId: 'lou', seat: 12, amount: -1 }, client.signedAs('lou')).catch((error: PokerApiError) => error);
+      const malformed = await suite.client.request('POST', `/tables/${tableId}/buy-in`, { playerId: 'lou', seat: 12, amount: -1 }, suite.client.signedAs('lou')).catch((error: PokerApiError) => error);
       expect(malformed).toMatchObject({ status: 400, body: { code: 'INVALID_ARGUMENT' } });
       expect((malformed as PokerApiError).body.message).toMatch(/seat must be a seat from 0 to 9, or -1 for any free seat, got 12; amount must be a positive whole number of chips, got -1/);
     });
@@ -183,51 +170,51 @@ describe('poker over HTTP: hands, flows and read models', () => {
 
   it('settles on leaving: the bankroll gets the stack back, winnings included; nobody leaves during a hand', async () => {
     const { tableId, ids } = await tableWith('TEXAS_HOLDEM', ['oli', 'pat', 'quin']);
-    await client.startHand(tableId);
-    const during = await client.leave(tableId, ids[0]).catch((error: PokerApiError) => error);
+    await suite.client.startHand(tableId);
+    const during = await suite.client.leave(tableId, ids[0]).catch((error: PokerApiError) => error);
     expect(during).toMatchObject({ status: 409, body: { code: 'FAILED_PRECONDITION' } });
-    await playOut(client, tableId, foldToOne);
-    for (const id of ids) await client.leave(tableId, id);
-    const balances = await Promise.all(ids.map((id) => client.balance(id)));
+    await playOut(suite.client, tableId, foldToOne);
+    for (const id of ids) await suite.client.leave(tableId, id);
+    const balances = await Promise.all(ids.map((id) => suite.client.balance(id)));
     expect(balances.map((b) => [b.bankroll, b.reserved, b.available])).toEqual([
       [1000, 0, 1000],
       [995, 0, 995],
       [1005, 0, 1005],
     ]);
-    expect((await client.table(tableId)).seats).toEqual([]);
+    expect((await suite.client.table(tableId)).seats).toEqual([]);
     expect((await events('player', ids[2])).at(-1)).toMatchObject({ type: 'SessionSettled', payload: { tableId, reserved: 500, cashOut: 505, newBalance: 1005 } });
   });
 
   it('has the balance up to date when a Sync-Mode: simple command returns', async () => {
-    await client.registerPlayer('rex', 'Rex');
+    await suite.client.registerPlayer('rex', 'Rex');
     let bankroll = 1000;
     for (let i = 1; i <= 10; i++) {
-      await client.command('player', 'rex', 'WithdrawFunds', { amount: i }, { 'Sync-Mode': 'simple' });
+      await suite.client.command('player', 'rex', 'WithdrawFunds', { amount: i }, { 'Sync-Mode': 'simple' });
       bankroll -= i;
-      expect(await client.balance('rex')).toEqual({ playerId: 'rex', bankroll, reserved: 0, available: bankroll });
+      expect(await suite.client.balance('rex')).toEqual({ playerId: 'rex', bankroll, reserved: 0, available: bankroll });
     }
-    expect(await client.balance('nobody').catch((error: PokerApiError) => error.status)).toBe(401);
+    expect(await suite.client.balance('nobody').catch((error: PokerApiError) => error.status)).toBe(401);
   });
 
   it('records sitting out as a fact on the table, so the next hand is dealt around the player', async () => {
     const { tableId, ids } = await tableWith('TEXAS_HOLDEM', ['ray', 'sue', 'tom']);
-    await client.command('player', ids[1], 'SitOut', {}, { 'Sync-Mode': 'cascade' });
+    await suite.client.command('player', ids[1], 'SitOut', {}, { 'Sync-Mode': 'cascade' });
     const satOut = (await events('table', tableId)).find((e) => e.type === 'PlayerSatOut')!;
     expect(satOut).toMatchObject({ payload: { playerId: ids[1] }, metadata: { externalId: expect.any(String) } });
-    expect((await client.table(tableId)).seats.map((s) => s.sittingOut)).toEqual([false, true, false]);
-    const { handId } = await client.startHand(tableId);
+    expect((await suite.client.table(tableId)).seats.map((s) => s.sittingOut)).toEqual([false, true, false]);
+    const { handId } = await suite.client.startHand(tableId);
     expect((await events('hand', handId))[0].payload.players.map((p: { playerId: string }) => p.playerId).sort()).toEqual([ids[0], ids[2]].sort());
-    await playOut(client, tableId, foldToOne);
-    await client.command('player', ids[1], 'SitIn', {}, { 'Sync-Mode': 'cascade' });
-    expect((await client.table(tableId)).seats.map((s) => s.sittingOut)).toEqual([false, false, false]);
+    await playOut(suite.client, tableId, foldToOne);
+    await suite.client.command('player', ids[1], 'SitIn', {}, { 'Sync-Mode': 'cascade' });
+    expect((await suite.client.table(tableId)).seats.map((s) => s.sittingOut)).toEqual([false, false, false]);
   });
 
   it('serves the web page at / and the OpenAPI document at /docs', async () => {
-    const page = await fetch(`${client.baseUrl}/`);
+    const page = await fetch(`${suite.client.baseUrl}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/<title>[^<]*Poker/);
-    expect((await fetch(`${client.baseUrl}/docs`)).status).toBe(200);
-    const document = await client.request<{ paths: Record<string, unknown> }>('GET', '/docs-json');
+    expect((await fetch(`${suite.client.baseUrl}/docs`)).status).toBe(200);
+    const document = await suite.client.request<{ paths: Record<string, unknown> }>('GET', '/docs-json');
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining(['/tables/{tableId}/buy-in', '/players/{playerId}/balance', '/leaderboard', '/tables/{tableId}', '/auth/register', '/commands/player/{aggregateId}/RenamePlayer']),
     );

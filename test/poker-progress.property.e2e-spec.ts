@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { AggregateReader } from '@nest-es/core';
 import { VARIANTS, type Variant } from '../apps/poker/src/cards/index.js';
-import { PokerApiError, type PokerClient } from '../apps/poker/src/client/poker-client.js';
+import { PokerApiError } from '../apps/poker/src/client/poker-client.js';
 import type { HandState } from '../apps/poker/src/hand/index.js';
 import type { TableState } from '../apps/poker/src/table/index.js';
-import { eventually, type PokerServer, startPokerServer } from './support/poker-server.js';
-import { createTestStore, type TestStore } from './support/test-store.js';
+import { eventually } from './support/poker-server.js';
+import { usePokerServer } from './support/poker-server-suite.js';
 
 /** Which `Correlation-Id` a request carries: none, the right one, another hand's, a made-up one. */
 type Header = 'none' | 'own' | 'other-table' | 'made-up' | 'stale';
@@ -52,23 +52,10 @@ const gameArb: fc.Arbitrary<Game> = fc.record({
  * is back in a bankroll. No request is answered with a 5xx.
  */
 describe('every table can finish its hand and be left, whatever the requests (property)', () => {
-  let store: TestStore;
-  let server: PokerServer;
-  let client: PokerClient;
+  const suite = usePokerServer();
   let run = 0;
 
-  beforeAll(async () => {
-    store = await createTestStore();
-    server = await startPokerServer(store.options);
-    client = server.client;
-  });
-
-  afterAll(async () => {
-    await server?.app.close();
-    await store?.cleanup();
-  });
-
-  const reader = () => server.app.get(AggregateReader);
+  const reader = () => suite.server.app.get(AggregateReader);
   const tableState = async (tableId: string) => (await reader().state('table', tableId)).state as TableState;
   const handState = async (handId: string) => (await reader().state('hand', handId)).state as HandState;
 
@@ -81,15 +68,15 @@ describe('every table can finish its hand and be left, whatever the requests (pr
         /** Correlation ids seen so far, for requests that reuse a stale or foreign one. */
         const seen: string[] = [];
         for (const [t, tableId] of tables.entries()) {
-          await client.createTable(tableId, { name: tableId, variant: game.variant, smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: 6, actionTimeoutMs: 1000, botDelayMs: 30 });
+          await suite.client.createTable(tableId, { name: tableId, variant: game.variant, smallBlind: 5, bigBlind: 10, minBuyIn: 100, maxBuyIn: 1000, maxPlayers: 6, actionTimeoutMs: 1000, botDelayMs: 30 });
           for (const [p, playerId] of players[t].entries()) {
-            await client.registerPlayer(playerId, playerId, p < game.bots[t] ? 'AI' : 'HUMAN');
-            expect(await client.buyIn(tableId, playerId, 300)).toMatchObject({ status: 'COMPLETED' });
+            await suite.client.registerPlayer(playerId, playerId, p < game.bots[t] ? 'AI' : 'HUMAN');
+            expect(await suite.client.buyIn(tableId, playerId, 300)).toMatchObject({ status: 'COMPLETED' });
           }
         }
 
         const correlationOf = async (t: number): Promise<string | undefined> => {
-          const view = await client.table(tables[t]);
+          const view = await suite.client.table(tables[t]);
           return view.hand?.correlationId;
         };
         const header = async (request: Request): Promise<Record<string, string>> => {
@@ -109,7 +96,7 @@ describe('every table can finish its hand and be left, whatever the requests (pr
         };
         /** Any answer but a server error: accepted, or refused with a code. */
         const send = async (aggregateType: string, aggregateId: string, commandType: string, body: object, headers: Record<string, string>, as: string) => {
-          const answer = await client.command(aggregateType, aggregateId, commandType, body, headers, as).catch((error: unknown) => error);
+          const answer = await suite.client.command(aggregateType, aggregateId, commandType, body, headers, as).catch((error: unknown) => error);
           if (answer instanceof PokerApiError) {
             expect({ status: answer.status, code: answer.body.code }).toEqual({ status: expect.any(Number), code: expect.any(String) });
             expect(answer.status).toBeLessThan(500);
@@ -154,9 +141,9 @@ describe('every table can finish its hand and be left, whatever the requests (pr
         // The requests stop. Each table's hand finishes by itself, then everyone leaves with their chips.
         for (const [t, tableId] of tables.entries()) {
           await eventually(() => tableState(tableId), (state) => state.status === 'waiting', `table ${tableId} finishes its hand`, 30_000);
-          for (const seat of Object.values((await tableState(tableId)).seats)) await client.leave(tableId, seat.playerId);
+          for (const seat of Object.values((await tableState(tableId)).seats)) await suite.client.leave(tableId, seat.playerId);
           expect((await tableState(tableId)).seats).toEqual({});
-          const balances = await Promise.all(players[t].map((id) => client.balance(id)));
+          const balances = await Promise.all(players[t].map((id) => suite.client.balance(id)));
           expect(balances.map((b) => b.reserved)).toEqual(players[t].map(() => 0));
           expect(balances.reduce((sum, b) => sum + b.bankroll, 0)).toBe(PLAYERS_PER_TABLE * STARTING_BANKROLL);
         }

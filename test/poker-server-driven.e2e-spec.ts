@@ -1,8 +1,7 @@
 import { EVENT_STORE, type EventStore, type StoredEvent } from '@nest-es/core';
 import { VARIANTS } from '../apps/poker/src/cards/index.js';
-import type { PokerClient } from '../apps/poker/src/client/poker-client.js';
-import { eventually, type PokerServer, startPokerServer } from './support/poker-server.js';
-import { createTestStore, type TestStore } from './support/test-store.js';
+import { eventually } from './support/poker-server.js';
+import { usePokerServer } from './support/poker-server-suite.js';
 
 const BOT_DELAY_MS = 150;
 /** Far longer than a hand of bots at BOT_DELAY_MS: a hand that waits for it was not played by the bots. */
@@ -14,27 +13,14 @@ const BOT_MOVES = new Set(['ActionTaken', 'DrawCompleted']);
  * hand's moves under the hand's flow whatever `Correlation-Id` they came with (or without).
  */
 describe('poker over HTTP: the server drives the hand', () => {
-  let store: TestStore;
-  let server: PokerServer;
-  let client: PokerClient;
+  const suite = usePokerServer();
   let tables = 0;
 
-  beforeAll(async () => {
-    store = await createTestStore();
-    server = await startPokerServer(store.options);
-    client = server.client;
-  });
-
-  afterAll(async () => {
-    await server?.app.close();
-    await store?.cleanup();
-  });
-
-  const stream = (aggregateType: string, aggregateId: string): Promise<StoredEvent[]> => server.app.get<EventStore>(EVENT_STORE).readStream({ aggregateType, aggregateId });
+  const stream = (aggregateType: string, aggregateId: string): Promise<StoredEvent[]> => suite.server.app.get<EventStore>(EVENT_STORE).readStream({ aggregateType, aggregateId });
 
   async function tableOf(players: Array<[string, 'HUMAN' | 'AI']>, terms: { variant?: (typeof VARIANTS)[number]; actionTimeoutMs?: number } = {}) {
     const tableId = `driven-${++tables}`;
-    await client.createTable(tableId, {
+    await suite.client.createTable(tableId, {
       name: tableId,
       variant: terms.variant ?? 'TEXAS_HOLDEM',
       smallBlind: 5,
@@ -47,16 +33,16 @@ describe('poker over HTTP: the server drives the hand', () => {
     });
     const ids = players.map(([name]) => `${name}-${tables}`);
     for (const [i, id] of ids.entries()) {
-      await client.registerPlayer(id, id, players[i][1]);
-      expect(await client.buyIn(tableId, id, 500, i)).toMatchObject({ status: 'COMPLETED' });
+      await suite.client.registerPlayer(id, id, players[i][1]);
+      expect(await suite.client.buyIn(tableId, id, 500, i)).toMatchObject({ status: 'COMPLETED' });
     }
     return { tableId, ids };
   }
 
   it.each(VARIANTS)('%s: a hand of bots finishes at the pace of the table, with nobody asking', async (variant) => {
     const { tableId, ids } = await tableOf([['ada', 'AI'], ['bo', 'AI'], ['cy', 'AI']], { variant });
-    const { handId } = await client.startHand(tableId, `bots-${variant}`);
-    await eventually(() => client.table(tableId), (view) => view.status === 'waiting', `the bots finish hand ${handId}`, ACTION_TIMEOUT_MS - 5_000);
+    const { handId } = await suite.client.startHand(tableId, `bots-${variant}`);
+    await eventually(() => suite.client.table(tableId), (view) => view.status === 'waiting', `the bots finish hand ${handId}`, ACTION_TIMEOUT_MS - 5_000);
 
     const hand = await stream('hand', handId);
     expect(hand.map((e) => e.type)).toContain('HandComplete');
@@ -68,8 +54,8 @@ describe('poker over HTTP: the server drives the hand', () => {
     const waited = moves.map((move) => ({ sequence: move.sequence, ms: move.occurredAt.getTime() - cause(move).occurredAt.getTime() }));
     expect(waited.filter(({ ms }) => ms < BOT_DELAY_MS)).toEqual([]);
     // Then the bots can leave: their chips are settled into their bankrolls.
-    for (const id of ids) await client.leave(tableId, id);
-    const balances = await Promise.all(ids.map((id) => client.balance(id)));
+    for (const id of ids) await suite.client.leave(tableId, id);
+    const balances = await Promise.all(ids.map((id) => suite.client.balance(id)));
     expect(balances.map((b) => b.reserved)).toEqual([0, 0, 0]);
     expect(balances.reduce((sum, b) => sum + b.bankroll, 0)).toBe(3000);
   });
@@ -77,29 +63,29 @@ describe('poker over HTTP: the server drives the hand', () => {
   it('lets a person play against the bots: the bots wait for the person, then move on their own', async () => {
     const { tableId, ids } = await tableOf([['dee', 'HUMAN'], ['ed', 'AI'], ['flo', 'AI']]);
     const [person] = ids;
-    const { handId } = await client.startHand(tableId, 'person-and-bots');
+    const { handId } = await suite.client.startHand(tableId, 'person-and-bots');
     for (let moves = 0; moves < 50; moves++) {
-      const view = await eventually(() => client.table(tableId), (v) => v.status === 'waiting' || v.hand?.actionOn === person, `${person}'s turn or the end`);
+      const view = await eventually(() => suite.client.table(tableId), (v) => v.status === 'waiting' || v.hand?.actionOn === person, `${person}'s turn or the end`);
       if (view.status === 'waiting') break;
       // No Correlation-Id on the person's move: the server files it under the hand's flow. CASCADE:
       // the table view shows the move when it returns, so the next look does not see the same turn.
-      await client.command('hand', handId, 'PlayerAction', { playerId: person, action: view.hand!.amountToCall > 0 ? 'CALL' : 'CHECK' }, { 'Sync-Mode': 'cascade' });
+      await suite.client.command('hand', handId, 'PlayerAction', { playerId: person, action: view.hand!.amountToCall > 0 ? 'CALL' : 'CHECK' }, { 'Sync-Mode': 'cascade' });
     }
-    expect((await client.table(tableId)).hand).toMatchObject({ handId, phase: 'COMPLETE' });
+    expect((await suite.client.table(tableId)).hand).toMatchObject({ handId, phase: 'COMPLETE' });
   });
 
   it("files a move under the hand's flow whatever Correlation-Id it carries", async () => {
     const { tableId, ids } = await tableOf([['gus', 'HUMAN'], ['hal', 'HUMAN']]);
-    const { handId, correlationId } = await client.startHand(tableId, 'headers');
+    const { handId, correlationId } = await suite.client.startHand(tableId, 'headers');
     for (const header of [{}, { 'Correlation-Id': 'made-up' }, { 'Correlation-Id': correlationId }] as Array<Record<string, string>>) {
-      const view = await client.table(tableId);
+      const view = await suite.client.table(tableId);
       if (view.status === 'waiting') break;
-      await client.command('hand', handId, 'PlayerAction', { playerId: view.hand!.actionOn!, action: view.hand!.amountToCall > 0 ? 'CALL' : 'CHECK' }, { ...header, 'Sync-Mode': 'cascade' });
+      await suite.client.command('hand', handId, 'PlayerAction', { playerId: view.hand!.actionOn!, action: view.hand!.amountToCall > 0 ? 'CALL' : 'CHECK' }, { ...header, 'Sync-Mode': 'cascade' });
     }
     const hand = await stream('hand', handId);
     expect(new Set(hand.map((e) => e.metadata.correlationId))).toEqual(new Set([correlationId]));
     // The flow followed every move: whoever is on turn now is the one the flow's clock runs for.
-    const view = await client.table(tableId);
+    const view = await suite.client.table(tableId);
     const turns = (await stream('hand-flow', correlationId)).filter((e) => e.type === 'TurnStarted');
     expect((turns.at(-1)!.payload as { playerId: string }).playerId).toBe(view.hand!.actionOn);
     expect(ids).toContain(view.hand!.actionOn);
@@ -110,9 +96,9 @@ describe('poker over HTTP: the server drives the hand', () => {
     const reused = 'the-same-id-every-time';
     const hands = new Set<string>();
     for (let hand = 0; hand < 2; hand++) {
-      const answer = await client.command('table', tableId, 'StartHand', {}, { 'Correlation-Id': reused, 'Sync-Mode': 'cascade' }, ids[0]);
+      const answer = await suite.client.command('table', tableId, 'StartHand', {}, { 'Correlation-Id': reused, 'Sync-Mode': 'cascade' }, ids[0]);
       hands.add(String(answer.events[0].payload.handId));
-      await eventually(() => client.table(tableId), (view) => view.status === 'waiting', `hand ${hand + 1} ends`, ACTION_TIMEOUT_MS - 5_000);
+      await eventually(() => suite.client.table(tableId), (view) => view.status === 'waiting', `hand ${hand + 1} ends`, ACTION_TIMEOUT_MS - 5_000);
     }
     const correlations = await Promise.all([...hands].map(async (handId) => (await stream('hand', handId))[0].metadata.correlationId));
     expect(new Set(correlations).size).toBe(2);
