@@ -47,7 +47,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 45
 }
 
 /** A store with ORDERS orders placed while no subscriber ran; `readModels` holds the read models and checkpoints (their own SQLite file beside the store's). */
-async function storeWithBacklog(): Promise<{ store: TestStore; dataSource: DataSource; readModels: DataSource }> {
+async function storeWithBacklog(): Promise<Omit<Backlog, 'children'>> {
   const store = await createTestStore();
   const moduleRef = await Test.createTestingModule({
     imports: [EventSourcingModule.forRoot({ store: store.options, processing: { enabled: false } })],
@@ -61,6 +61,29 @@ async function storeWithBacklog(): Promise<{ store: TestStore; dataSource: DataS
   const dataSource = await openDataSource(store.options);
   const readModelOptions = readModelStore(store.options);
   return { store, dataSource, readModels: readModelOptions === store.options ? dataSource : await openDataSource(readModelOptions) };
+}
+
+interface Backlog {
+  store: TestStore;
+  dataSource: DataSource;
+  readModels: DataSource;
+  /** The processes a test started: killed after the suite. */
+  children: ChildProcess[];
+}
+
+/** The backlog store for the calling suite: made before its tests, everything closed after. Read the fields inside tests. */
+function useBacklog(): Backlog {
+  const backlog = { children: [] as ChildProcess[] } as Backlog;
+  beforeAll(async () => {
+    Object.assign(backlog, await storeWithBacklog());
+  });
+  afterAll(async () => {
+    for (const child of backlog.children) await killHard(child);
+    if (backlog.readModels !== backlog.dataSource) await backlog.readModels?.destroy();
+    await backlog.dataSource?.destroy();
+    await backlog.store?.cleanup();
+  });
+  return backlog;
 }
 
 /** Caught up: every subscriber is past the last event it handles, and the head stopped moving (sagas and the process manager append events of their own). */
@@ -87,37 +110,23 @@ async function projections(dataSource: DataSource): Promise<Array<{ order_id: st
 }
 
 describe('crash recovery: a process killed in the middle of a backlog', () => {
-  let store: TestStore;
-  let dataSource: DataSource;
-  let readModels: DataSource;
-  const children: ChildProcess[] = [];
-
-  beforeAll(async () => {
-    ({ store, dataSource, readModels } = await storeWithBacklog());
-  });
-
-  afterAll(async () => {
-    for (const child of children) await killHard(child);
-    if (readModels !== dataSource) await readModels?.destroy();
-    await dataSource?.destroy();
-    await store.cleanup();
-  });
+  const backlog = useBacklog();
 
   it('projects every event exactly once and emits every saga command exactly once after a SIGKILL and a restart', async () => {
-    const checkpoints = new TypeOrmCheckpointStore(readModels);
-    const events = await TypeOrmEventStore.create(dataSource);
+    const checkpoints = new TypeOrmCheckpointStore(backlog.readModels);
+    const events = await TypeOrmEventStore.create(backlog.dataSource);
     const backlogHead = await events.headPosition();
 
-    const first = startChild(store, 10);
-    children.push(first);
+    const first = startChild(backlog.store, 10);
+    backlog.children.push(first);
     // Kill it once the projector committed some batches but is far from done.
     await until(async () => (await checkpoints.load('shop-view')) > 0, 'the first projector batch');
     await killHard(first);
     const atKill = await checkpoints.load('shop-view');
     expect(atKill).toBeLessThan(backlogHead);
 
-    const second = startChild(store, 0);
-    children.push(second);
+    const second = startChild(backlog.store, 0);
+    backlog.children.push(second);
     await untilCaughtUp(events, checkpoints, 120_000);
     await killHard(second);
 
@@ -126,10 +135,10 @@ describe('crash recovery: a process killed in the middle of a backlog', () => {
     expect(placed).toHaveLength(ORDERS);
 
     // Projector: exactly once per event (the read model counts its projections per order).
-    const rows = await projections(readModels);
+    const rows = await projections(backlog.readModels);
     expect(rows).toHaveLength(ORDERS);
     expect(rows.filter((row) => Number(row.projections) !== 1)).toEqual([]);
-    const reservedRows: Array<{ reserved: number }> = await readModels.query('SELECT reserved FROM shop_stock');
+    const reservedRows: Array<{ reserved: number }> = await backlog.readModels.query('SELECT reserved FROM shop_stock');
     expect(reservedRows.reduce((sum, row) => sum + Number(row.reserved), 0)).toBe(ORDERS);
 
     // Saga: one ReserveStock per order, with the id derived from the order's event (no doubles after redelivery).
@@ -152,46 +161,32 @@ describe('crash recovery: a process killed in the middle of a backlog', () => {
  */
 describe('crash recovery: a crash between the projection and its checkpoint', () => {
   const FAULT = 'injected crash at the checkpoint commit';
-  let store: TestStore;
-  let dataSource: DataSource;
-  let readModels: DataSource;
-  const children: ChildProcess[] = [];
-
-  beforeAll(async () => {
-    ({ store, dataSource, readModels } = await storeWithBacklog());
-  });
-
-  afterAll(async () => {
-    for (const child of children) await killHard(child);
-    if (readModels !== dataSource) await readModels?.destroy();
-    await dataSource?.destroy();
-    await store.cleanup();
-  });
+  const backlog = useBacklog();
 
   async function failCheckpointMoves(): Promise<void> {
     if (testDatabaseKind() === 'sqlite') {
-      await readModels.query(
+      await backlog.readModels.query(
         `CREATE TRIGGER crash_at_checkpoint BEFORE UPDATE ON es_checkpoints WHEN NEW.subscriber = 'shop-view' BEGIN SELECT RAISE(ABORT, '${FAULT}'); END`,
       );
       return;
     }
-    await readModels.query(`CREATE FUNCTION crash_at_checkpoint() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '${FAULT}'; END $$`);
-    await readModels.query(
+    await backlog.readModels.query(`CREATE FUNCTION crash_at_checkpoint() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '${FAULT}'; END $$`);
+    await backlog.readModels.query(
       `CREATE TRIGGER crash_at_checkpoint BEFORE UPDATE ON es_checkpoints FOR EACH ROW WHEN (NEW.subscriber = 'shop-view') EXECUTE FUNCTION crash_at_checkpoint()`,
     );
   }
 
   async function healCheckpointMoves(): Promise<void> {
-    await readModels.query(testDatabaseKind() === 'sqlite' ? 'DROP TRIGGER crash_at_checkpoint' : 'DROP TRIGGER crash_at_checkpoint ON es_checkpoints');
+    await backlog.readModels.query(testDatabaseKind() === 'sqlite' ? 'DROP TRIGGER crash_at_checkpoint' : 'DROP TRIGGER crash_at_checkpoint ON es_checkpoints');
   }
 
   it('projects every event exactly once when the checkpoint commit fails after the read-model writes and the process dies', async () => {
-    const checkpoints = new TypeOrmCheckpointStore(readModels);
-    const events = await TypeOrmEventStore.create(dataSource);
+    const checkpoints = new TypeOrmCheckpointStore(backlog.readModels);
+    const events = await TypeOrmEventStore.create(backlog.dataSource);
     await failCheckpointMoves();
 
-    const first = startChild(store, 0, 'pipe');
-    children.push(first);
+    const first = startChild(backlog.store, 0, 'pipe');
+    backlog.children.push(first);
     let log = '';
     first.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     // Several batches' writes were tried and their checkpoint commits failed.
@@ -200,15 +195,15 @@ describe('crash recovery: a crash between the projection and its checkpoint', ()
     expect(await checkpoints.load('shop-view')).toBe(0);
 
     await healCheckpointMoves();
-    const second = startChild(store, 0);
-    children.push(second);
+    const second = startChild(backlog.store, 0);
+    backlog.children.push(second);
     await untilCaughtUp(events, checkpoints, 120_000);
     await killHard(second);
 
     // Each order projected once per event of its own (a refused stock reservation adds an OrderCancelled).
     const stored = new Map<string, number>();
     for (const event of await readAll(events)) if (event.aggregateType === 'order') stored.set(event.aggregateId, (stored.get(event.aggregateId) ?? 0) + 1);
-    const rows = await projections(readModels);
+    const rows = await projections(backlog.readModels);
     expect(rows).toHaveLength(ORDERS);
     expect(rows.filter((row) => Number(row.projections) !== stored.get(row.order_id))).toEqual([]);
   }, 180_000);
