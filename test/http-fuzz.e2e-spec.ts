@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { EVENT_STORE, type EventStore } from '@nest-es/core';
+import { HTTP_ADAPTERS } from './support/http-adapter.js';
 import { createMergeApp } from './support/merge-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
@@ -127,7 +128,7 @@ const request: fc.Arbitrary<FuzzRequest> = fc.oneof(
   ),
 );
 
-describe(`HTTP fuzzing: hostile input never yields a 5xx (${RUNS} requests, seed ${SEED})`, () => {
+describe.each(HTTP_ADAPTERS)(`HTTP fuzzing on %s: hostile input never yields a 5xx (${RUNS} requests, seed ${SEED})`, (adapter) => {
   let store: TestStore;
   let app: INestApplication;
   let events: EventStore;
@@ -136,7 +137,7 @@ describe(`HTTP fuzzing: hostile input never yields a 5xx (${RUNS} requests, seed
 
   beforeAll(async () => {
     store = await createTestStore();
-    app = await createMergeApp(store.options);
+    app = await createMergeApp(store.options, false, adapter);
     await app.listen(0, '127.0.0.1');
     port = (app.getHttpServer().address() as AddressInfo).port;
     events = app.get<EventStore>(EVENT_STORE);

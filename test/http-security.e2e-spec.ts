@@ -19,6 +19,7 @@ import {
 import { EventSourcingRegistry } from '@nest-es/core/testing';
 import { IsString } from 'class-validator';
 import request from 'supertest';
+import { createHttpApp, HTTP_ADAPTERS, type HttpAdapterName } from './support/http-adapter.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
 class Post {
@@ -120,17 +121,15 @@ class LogLines implements LoggerService {
   error(): void {}
 }
 
-async function boot(store: TestStore, http: boolean | EventSourcingHttpOptions, logger: LoggerService | false = false): Promise<INestApplication> {
+async function boot(adapter: HttpAdapterName, store: TestStore, http: boolean | EventSourcingHttpOptions, logger: LoggerService | false = false): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
     imports: [EventSourcingModule.forRoot({ store: store.options, http })],
     providers: [NoteAggregate, HeaderAuthGuard, { provide: APP_GUARD, useClass: BlocklistGuard }],
   }).compile();
-  const app = moduleRef.createNestApplication({ logger });
-  await app.init();
-  return app;
+  return createHttpApp(moduleRef, adapter, logger);
 }
 
-describe('the framework\'s HTTP routes: exposure, guards, the authorizer, views', () => {
+describe.each(HTTP_ADAPTERS)('the framework\'s HTTP routes (%s): exposure, guards, the authorizer, views', (adapter) => {
   let store: TestStore;
 
   beforeAll(async () => {
@@ -147,7 +146,7 @@ describe('the framework\'s HTTP routes: exposure, guards, the authorizer, views'
 
     beforeAll(async () => {
       logs = new LogLines();
-      app = await boot(store, true, logs);
+      app = await boot(adapter, store, true, logs);
     });
 
     afterAll(async () => {
@@ -191,7 +190,7 @@ describe('the framework\'s HTTP routes: exposure, guards, the authorizer, views'
     let http: ReturnType<typeof request>;
 
     beforeAll(async () => {
-      app = await boot(store, { guards: [HeaderAuthGuard], authorizer: OwnerAuthorizer, aggregateReads: true });
+      app = await boot(adapter, store, { guards: [HeaderAuthGuard], authorizer: OwnerAuthorizer, aggregateReads: true });
       http = request(app.getHttpServer());
     });
 

@@ -1,5 +1,6 @@
 import { connect, type AddressInfo } from 'node:net';
 import { DEAD_LETTER_STORE, type DeadLetterStore } from '@nest-es/core';
+import { HTTP_ADAPTERS } from './support/http-adapter.js';
 import { useMergeApp } from './support/merge-app-suite.js';
 
 /** Sends raw bytes and resolves with everything the server answers before it closes the connection. */
@@ -13,8 +14,8 @@ function rawExchange(port: number, bytes: string): Promise<string> {
   });
 }
 
-describe('HTTP listings page; requests Node refuses get coded answers', () => {
-  const suite = useMergeApp({ listen: true });
+describe.each(HTTP_ADAPTERS)('HTTP listings page; requests Node refuses get coded answers (%s)', (adapter) => {
+  const suite = useMergeApp({ listen: true, adapter });
 
   const edit = (id: string, text: string) => suite.http.post(`/commands/document/${id}/EditDocument`).send({ text });
 

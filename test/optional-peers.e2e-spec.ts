@@ -3,7 +3,8 @@ import type { StoreOptions } from '@nest-es/core';
 
 /*
  * pg, better-sqlite3, prom-client, @nestjs/cqrs and @opentelemetry/api are optional peer dependencies: an app runs
- * without the ones it does not use, and one that needs a missing one is told which to install.
+ * without the ones it does not use, and one that needs a missing one is told which to install. So is the HTTP
+ * adapter: Express or Fastify, whichever the app bootstraps with.
  * Each case is a child process on the build (test/setup/build.global-setup.js) with some packages
  * made to look not installed.
  */
@@ -14,7 +15,7 @@ interface ChildResult {
   error?: { name: string; message: string; packageName?: string };
 }
 
-function runWithout(refused: string[], app: { store: StoreOptions; http?: boolean; metrics?: boolean }): ChildResult {
+function runWithout(refused: string[], app: { store: StoreOptions; http?: boolean; metrics?: boolean; fastify?: boolean }): ChildResult {
   const child = spawnSync(process.execPath, ['--import', './dist/test/support/refuse-packages.js', 'dist/test/support/optional-peers-child.js'], {
     encoding: 'utf8',
     env: { ...process.env, REFUSE_PACKAGES: refused.join(','), OPTIONAL_PEERS_CHILD: JSON.stringify(app) },
@@ -37,6 +38,11 @@ describe('optional peer dependencies', () => {
     const result = runWithout(['pg', '@nestjs/cqrs'], { store: SQLITE, http: true });
     expect(result).toMatchObject({ commandStatus: 200, metricsStatus: 200 });
     expect(result.metrics).toContain('es_commands_total{aggregate_type="counter",command_type="AddMany",outcome="ok"} 1');
+  });
+
+  it('an app on Fastify serves commands and metrics without Express installed', () => {
+    const result = runWithout(['@nestjs/platform-express', 'express', 'body-parser', 'pg'], { store: SQLITE, http: true, fastify: true });
+    expect(result).toMatchObject({ commandStatus: 200, metricsStatus: 200 });
   });
 
   it('the SQLite store without better-sqlite3 names the package to install', () => {

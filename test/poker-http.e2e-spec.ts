@@ -1,9 +1,10 @@
 import type request from 'supertest';
+import { HTTP_ADAPTERS } from './support/http-adapter.js';
 import { useMergeApp } from './support/merge-app-suite.js';
 
 // The poker player with every command exposed: the generic contract, not the poker app's security (see security.e2e-spec.ts).
-describe('poker over HTTP: the command contract and the error model', () => {
-  const suite = useMergeApp();
+describe.each(HTTP_ADAPTERS)('poker over HTTP (%s): the command contract and the error model', (adapter) => {
+  const suite = useMergeApp({ adapter });
 
   const send = (id: string, command: string, body: unknown, headers: Record<string, string> = {}) =>
     suite.http.post(`/commands/player/${id}/${command}`).set(headers).send(body as object);

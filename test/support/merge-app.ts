@@ -7,17 +7,17 @@ import { AuctionAggregate } from './auction.aggregate.js';
 import { DocumentAggregate } from './document.aggregate.js';
 import { ProfileAggregate } from './profile.aggregate.js';
 import { TurnAggregate } from './turn.aggregate.js';
+import { createHttpApp, type HttpAdapterName } from './http-adapter.js';
 
 /**
  * The framework with HTTP on and one aggregate per merge strategy (plus the poker player), every command
- * routable and every aggregate readable, dead letters open to anyone: initialized, not listening.
+ * routable and every aggregate readable, dead letters open to anyone: initialized, not listening;
+ * on Express unless another adapter is named.
  */
-export async function createMergeApp(store: StoreOptions, logger: LoggerService | false = false): Promise<INestApplication> {
+export async function createMergeApp(store: StoreOptions, logger: LoggerService | false = false, adapter: HttpAdapterName = 'express'): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
     imports: [EventSourcingModule.forRoot({ store, http: { aggregateReads: true, adminGuard: { canActivate: () => true } } })],
     providers: [PlayerAggregate, ProfileAggregate, TurnAggregate, AuctionAggregate, DocumentAggregate].map(exposedForTests),
   }).compile();
-  const app = moduleRef.createNestApplication({ logger });
-  await app.init();
-  return app;
+  return createHttpApp(moduleRef, adapter, logger);
 }

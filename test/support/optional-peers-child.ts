@@ -2,22 +2,26 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EventSourcingModule, type StoreOptions } from '@nest-es/core';
+import { EventSourcingModule, FASTIFY_ADAPTER_OPTIONS, type StoreOptions } from '@nest-es/core';
 import { exposedForTests } from '@nest-es/core/testing';
 import { CounterAggregate } from './counter.aggregate.js';
 
 /*
  * A minimal app for the optional-peers suite, run with some packages refused (refuse-packages.ts):
- * boots with OPTIONAL_PEERS_CHILD = {store, http?, metrics?}, sends one command over HTTP, scrapes
+ * boots with OPTIONAL_PEERS_CHILD = {store, http?, metrics?, fastify?} (on Express, or on Fastify,
+ * loaded only then), sends one command over HTTP, scrapes
  * /metrics and prints one JSON line with the outcome (or the boot error).
  */
-const { store, http, metrics } = JSON.parse(process.env.OPTIONAL_PEERS_CHILD!) as { store: StoreOptions; http?: boolean; metrics?: boolean };
+const { store, http, metrics, fastify } = JSON.parse(process.env.OPTIONAL_PEERS_CHILD!) as { store: StoreOptions; http?: boolean; metrics?: boolean; fastify?: boolean };
 
 @Module({ imports: [EventSourcingModule.forRoot({ store, http, metrics })], providers: [exposedForTests(CounterAggregate)] })
 class OptionalPeersModule {}
 
 try {
-  const app = await NestFactory.create(OptionalPeersModule, { logger: false, abortOnError: false });
+  const options = { logger: false as const, abortOnError: false };
+  const app = fastify
+    ? await NestFactory.create(OptionalPeersModule, new (await import('@nestjs/platform-fastify')).FastifyAdapter(FASTIFY_ADAPTER_OPTIONS), options)
+    : await NestFactory.create(OptionalPeersModule, options);
   await app.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   const command = await fetch(`${base}/commands/counter/c1/AddMany`, {

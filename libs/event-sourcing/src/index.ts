@@ -55,6 +55,7 @@ export type { Principal } from './model/principal.js';
 export { COMMAND_AUTHORIZER, type CommandAuthorization, type CommandAuthorizer } from './model/command-authorizer.js';
 export type { AggregateView, ReadContext } from './model/aggregate-view.js';
 export { EventSourcingAdminGuard, EventSourcingGuard } from './http/configured-guards.js';
+export { FASTIFY_ADAPTER_OPTIONS } from './http/fastify-adapter-options.js';
 
 // Sending commands and reading aggregates
 export { CommandGateway } from './command/command-gateway.js';

@@ -1,5 +1,4 @@
 import { Controller, Get, Param, Query, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
 import type { ReadContext } from '../model/aggregate-view.js';
 import { principalOf } from './principal-of.js';
 import { AggregateReader, type AggregateSnapshotView } from '../command/aggregate-reader.js';
@@ -9,6 +8,7 @@ import { NotFoundError } from '../errors/index.js';
 import { MAX_SEQUENCE } from '../model/event-envelope.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, wholeNumber } from './paging.js';
 import { EventSourcingGuard } from './configured-guards.js';
+import type { HttpRequest } from './http-request.js';
 import { toDetailedWireEvent, type WireEvent } from './wire-event.js';
 
 /**
@@ -33,7 +33,7 @@ export class AggregateController {
   ) {}
 
   @Get(':aggregateType/:aggregateId')
-  async state(@Param('aggregateType') aggregateType: string, @Param('aggregateId') aggregateId: string, @Req() request: Request): Promise<AggregateSnapshotView> {
+  async state(@Param('aggregateType') aggregateType: string, @Param('aggregateId') aggregateId: string, @Req() request: HttpRequest): Promise<AggregateSnapshotView> {
     const view = this.readable(aggregateType, 'state').view!;
     const { state, sequence } = await this.reader.state(aggregateType, aggregateId);
     const reader: ReadContext = { principal: principalOf(request), aggregateType, aggregateId, sequence };
@@ -48,7 +48,7 @@ export class AggregateController {
   async events(
     @Param('aggregateType') aggregateType: string,
     @Param('aggregateId') aggregateId: string,
-    @Req() request: Request,
+    @Req() request: HttpRequest,
     @Query('afterSequence') afterSequence?: unknown,
     @Query('limit') limit?: unknown,
   ): Promise<EventPage> {

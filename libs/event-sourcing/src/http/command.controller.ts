@@ -1,6 +1,5 @@
 import { Body, Controller, HttpCode, Logger, type OnApplicationBootstrap, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import type { Request } from 'express';
 import { principalOf } from './principal-of.js';
 import { CommandGateway } from '../command/command-gateway.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
@@ -8,6 +7,7 @@ import { NotFoundError, UnsupportedMediaTypeError } from '../errors/index.js';
 import { assertCommandBody } from './command-body.js';
 import { sendOptionsFromHeaders } from './command-headers.js';
 import { EventSourcingGuard } from './configured-guards.js';
+import { type HttpRequest, incomingMessageOf, isJsonContentType } from './http-request.js';
 import { toWireEvent, type WireEvent } from './wire-event.js';
 
 export interface CommandResponse {
@@ -43,7 +43,7 @@ export class CommandController implements OnApplicationBootstrap {
     @Param('aggregateId') aggregateId: string,
     @Param('commandType') commandType: string,
     @Body() body: unknown,
-    @Req() request: Request,
+    @Req() request: HttpRequest,
   ): Promise<CommandResponse> {
     const handler = this.registry.exposedCommand(aggregateType, commandType);
     if (!handler) {
@@ -52,11 +52,12 @@ export class CommandController implements OnApplicationBootstrap {
       throw new NotFoundError(`no command ${commandType} on '${aggregateType}' can be sent over HTTP${known.length > 0 ? `; these can: ${known.join(', ')}` : ''}`);
     }
     // Cross-site forms can only send form or text bodies: requiring JSON closes that door.
-    if (!request.is('application/json')) {
-      throw new UnsupportedMediaTypeError(`the body of ${commandType} must be application/json, got ${request.headers['content-type'] ?? 'no body'}`);
+    const contentType = request.headers['content-type'];
+    if (!isJsonContentType(contentType)) {
+      throw new UnsupportedMediaTypeError(`the body of ${commandType} must be application/json, got ${contentType ?? 'no body'}`);
     }
     assertCommandBody(body, commandType);
-    const options = { ...sendOptionsFromHeaders(request.headersDistinct), aggregateId, principal: principalOf(request), authorize: true };
+    const options = { ...sendOptionsFromHeaders(incomingMessageOf(request).headersDistinct), aggregateId, principal: principalOf(request), authorize: true };
     const command = plainToInstance(handler.commandClass, body) as object;
     const result = await this.gateway.send(command, options);
     return {

@@ -2,6 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { ErrorCode, HTTP_STATUS_BY_CODE } from '../errors/error-code.js';
 import { EventSourcingError } from '../errors/event-sourcing.error.js';
 import { isStoreUnavailableError } from '../store/store-errors.js';
+import type { HttpRequest } from './http-request.js';
 
 export interface ErrorBody {
   statusCode: number;
@@ -13,9 +14,10 @@ export interface ErrorBody {
 /**
  * Maps anything thrown while serving a request to the one error body `{statusCode, code, message,
  * ...details}`, never a stack trace.
- * Body-parser failures arrive here too (they happen before any route runs).
+ * The body parsers' failures arrive here too (they happen before any route runs): Express's
+ * body-parser and Fastify's content-type parsers get the same answers.
  */
-export function toErrorBody(error: unknown): ErrorBody {
+export function toErrorBody(error: unknown, request?: HttpRequest): ErrorBody {
   if (error instanceof EventSourcingError) {
     return { ...error.details, statusCode: HTTP_STATUS_BY_CODE[error.code], code: error.code, message: error.message };
   }
@@ -27,6 +29,8 @@ export function toErrorBody(error: unknown): ErrorBody {
   if (parserError?.type === 'entity.too.large') {
     return invalid(`request body of ${parserError.length} bytes is larger than the limit of ${parserError.limit} bytes`);
   }
+  const fastify = fastifyRefusal(parserError, request);
+  if (fastify) return fastify;
   if (isStoreUnavailableError(error)) {
     return {
       statusCode: HTTP_STATUS_BY_CODE[ErrorCode.UNAVAILABLE],
@@ -52,6 +56,32 @@ const CODE_BY_STATUS = new Map<number, ErrorCode>(
     .filter(([code]) => code !== ErrorCode.ABORTED && code !== ErrorCode.FAILED_PRECONDITION)
     .map(([code, status]) => [status, code]),
 );
+
+/** Fastify's refusals of a request before any route runs, answered as Express's are. */
+function fastifyRefusal(error: unknown, request: HttpRequest | undefined): ErrorBody | undefined {
+  switch ((error as { code?: unknown } | null)?.code) {
+    case 'FST_ERR_BAD_URL':
+      return invalid(`malformed URL: ${(error as Error).message}`);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return invalid(`malformed JSON body: ${(error as Error).message}`);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+      const length = request?.headers['content-length'];
+      const limit = (request as { routeOptions?: { bodyLimit?: number } } | undefined)?.routeOptions?.bodyLimit;
+      return invalid(`request body${length ? ` of ${length} bytes` : ''} is larger than the limit${limit ? ` of ${limit} bytes` : ''}`);
+    }
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return invalid('the request body does not match its Content-Length');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return {
+        statusCode: HTTP_STATUS_BY_CODE[ErrorCode.UNSUPPORTED_MEDIA_TYPE],
+        code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+        message: `no body of type ${request?.headers['content-type'] ?? 'unknown'} is taken here`,
+      };
+    default:
+      return undefined;
+  }
+}
 
 function invalid(message: string): ErrorBody {
   return { statusCode: HTTP_STATUS_BY_CODE[ErrorCode.INVALID_ARGUMENT], code: ErrorCode.INVALID_ARGUMENT, message };
