@@ -94,3 +94,17 @@ describe('PostgreSQL appends: one statement per batch', () => {
     expect(await store.streamSequence(stream)).toBe(0);
   });
 });
+
+describe('PostgreSQL appends: planned once per connection', () => {
+  // Left to choose, PostgreSQL planned es_append's array-fed statements anew on every append, which
+  // cost more server time than the inserts. Every version of the function must keep the setting (a
+  // CREATE OR REPLACE drops it unless repeated).
+  it('runs every es_append with generic plans', async () => {
+    const { rows } = await pool.query<{ args: string; config: string[] | null }>(
+      `SELECT pg_get_function_identity_arguments(oid) AS args, proconfig AS config FROM pg_proc
+       WHERE proname = 'es_append' AND pronamespace = current_schema()::regnamespace`,
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    for (const { args, config } of rows) expect({ args, config }).toEqual({ args, config: ['plan_cache_mode=force_generic_plan'] });
+  });
+});

@@ -1,4 +1,5 @@
 import { EventSourcingAppendFunction1764547200003 } from './migrations/append-function.migration.js';
+import { EventSourcingAppendGenericPlans1764547200007 } from './migrations/append-generic-plans.migration.js';
 import { EventSourcingAppendWakeUp1764547200005 } from './migrations/append-wake-up.migration.js';
 import { EventSourcingCommandFingerprints1764547200004 } from './migrations/command-fingerprints.migration.js';
 import { EventSourcingCheckpointsDeadLettersTimers1764547200002 } from './migrations/checkpoints-dead-letters-timers.migration.js';
@@ -16,4 +17,5 @@ export const eventSourcingMigrations = [
   EventSourcingCommandFingerprints1764547200004,
   EventSourcingAppendWakeUp1764547200005,
   EventSourcingHeldEvents1764547200006,
+  EventSourcingAppendGenericPlans1764547200007,
 ];
