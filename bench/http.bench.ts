@@ -1,9 +1,11 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Module } from '@nestjs/common';
+import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EventSourcingModule, type StoreOptions } from '@nest-es/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { EventSourcingModule, FASTIFY_ADAPTER_OPTIONS, type StoreOptions } from '@nest-es/core';
 import { AccountAggregate } from './bench-aggregates.js';
+import { warmAccounts } from './command.bench.js';
 import type { HttpLoad } from './http-load.js';
 import { round } from './stats.js';
 
@@ -14,6 +16,15 @@ export interface HttpFigures {
   p99Ms: number;
   /** Responses other than 2xx, and connection errors: should be 0. */
   failed: number;
+}
+
+/** Nest's two HTTP adapters, each measured with the same load. */
+export const HTTP_ADAPTERS = ['express', 'fastify'] as const;
+export type HttpAdapterKind = (typeof HTTP_ADAPTERS)[number];
+
+export interface HttpLoadFigures {
+  c1: HttpFigures;
+  c64: HttpFigures;
 }
 
 @Module({ providers: [AccountAggregate] })
@@ -31,16 +42,25 @@ function load(options: HttpLoad): Promise<HttpFigures> {
   });
 }
 
+/** The bench module with HTTP on, as docs/http-api.md bootstraps it on each adapter. */
+function createHttpApp(store: StoreOptions, adapter: HttpAdapterKind): Promise<INestApplication> {
+  const module = { module: HttpBenchModule, imports: [EventSourcingModule.forRoot({ store, http: true })] };
+  const options = { logger: ['error' as const, 'warn' as const] };
+  return adapter === 'express' ? NestFactory.create(module, options) : NestFactory.create(module, new FastifyAdapter(FASTIFY_ADAPTER_OPTIONS), options);
+}
+
 /**
- * Commands over the framework's HTTP contract (`POST /commands/bench-account/:id/Deposit`, Express, on
- * loopback), driven by autocannon at 1 and 64 connections; the same Deposits as the in-process figures.
+ * Commands over the framework's HTTP contract (`POST /commands/bench-account/:id/Deposit`, on
+ * loopback) on one adapter, driven by autocannon at 1 and 64 connections; the same Deposits as the
+ * in-process figures, after the same warm-up (one Deposit to every account, so each is cached).
  */
-export async function measureHttp(store: StoreOptions, durationMs: number, accounts: number): Promise<{ c1: HttpFigures; c64: HttpFigures }> {
-  const app = await NestFactory.create({ module: HttpBenchModule, imports: [EventSourcingModule.forRoot({ store, http: true })] }, { logger: ['error', 'warn'] });
+export async function measureHttp(store: StoreOptions, adapter: HttpAdapterKind, durationMs: number, accounts: number): Promise<HttpLoadFigures> {
+  const app = await createHttpApp(store, adapter);
   try {
     await app.listen(0, '127.0.0.1');
-    const url = await app.getUrl();
+    const url = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
     const durationS = Math.max(1, Math.round(durationMs / 1000));
+    await warmAccounts(app, accounts);
     await load({ url, connections: 64, durationS: 1, accounts });
     const c1 = await load({ url, connections: 1, durationS, accounts });
     const c64 = await load({ url, connections: 64, durationS, accounts });

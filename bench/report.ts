@@ -1,6 +1,6 @@
 import type { CatchUpFigures } from './catch-up.bench.js';
 import type { CommandFigures } from './command.bench.js';
-import type { HttpFigures } from './http.bench.js';
+import { HTTP_ADAPTERS, type HttpFigures } from './http.bench.js';
 import type { PoisonFigures } from './poison.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
 import type { BenchResults, ScaleOutResults, SlowProjectorResults } from './results.js';
@@ -80,8 +80,10 @@ function rows(results: BenchResults): Row[] {
       '-',
       results.appendLock ? results.appendLock.map((f) => f.perSec).join(' / ') : '-',
     ],
-    ['HTTP command, 1 connection (p50 / p99, commands/s)', http(results.http.sqlite?.c1), http(results.http.postgres?.c1)],
-    ['HTTP command, 64 connections', http(results.http.sqlite?.c64), http(results.http.postgres?.c64)],
+    ...HTTP_ADAPTERS.flatMap((adapter): Row[] => [
+      [`HTTP command on ${adapter}, 1 connection (p50 / p99, commands/s)`, http(results.http.sqlite?.[adapter]?.c1), http(results.http.postgres?.[adapter]?.c1)],
+      [`HTTP command on ${adapter}, 64 connections`, http(results.http.sqlite?.[adapter]?.c64), http(results.http.postgres?.[adapter]?.c64)],
+    ]),
     [
       `projection catch-up from position 0 over ${(results.catchUp.sqlite ?? results.catchUp.postgres)?.events.toLocaleString('en-US') ?? '-'} events`,
       catchUp(results.catchUp.sqlite),

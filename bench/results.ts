@@ -2,7 +2,7 @@ import type { CommandFigures, RateFigures } from './command.bench.js';
 import type { AppendLockFigures } from './append-lock.bench.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
 import type { DatabaseKind } from './databases.js';
-import type { HttpFigures } from './http.bench.js';
+import type { HttpAdapterKind, HttpLoadFigures } from './http.bench.js';
 import type { JetStreamFigures } from './jetstream.bench.js';
 import type { MachineInfo } from './machine.js';
 import type { MemoryFigures } from './memory.bench.js';
@@ -29,11 +29,8 @@ export interface RawCommitFigures {
   serialCommitsPerSec: number;
 }
 
-/** Commands over HTTP (autocannon), beside the in-process figures of `command`. */
-export interface DatabaseHttpFigures {
-  c1: HttpFigures;
-  c64: HttpFigures;
-}
+/** Commands over HTTP (autocannon) on each of Nest's adapters, beside the in-process figures of `command`. */
+export type DatabaseHttpFigures = Record<HttpAdapterKind, HttpLoadFigures>;
 
 export interface Target {
   name: string;

@@ -17,7 +17,7 @@ import { RawSqlite } from './raw-sqlite.js';
 import { measurePoison, type PoisonFigures } from './poison.bench.js';
 import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
-import { measureHttp } from './http.bench.js';
+import { HTTP_ADAPTERS, measureHttp } from './http.bench.js';
 import { measureJetStream, natsUrl } from './jetstream.bench.js';
 import { markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
@@ -25,7 +25,7 @@ import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, RawComm
 import { measureScaleOut } from './scale-out.bench.js';
 import { measureSlowProjector, SLOW_PROJECTOR_MS } from './slow-projector.bench.js';
 import { round } from './stats.js';
-import { checkTargets, poisonTargets, scaleOutTargets, slowProjectorTargets } from './targets.js';
+import { checkTargets, httpTargets, poisonTargets, scaleOutTargets, slowProjectorTargets } from './targets.js';
 
 const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
 const RAW_CALLERS = 64;
@@ -82,8 +82,7 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Pr
     } finally {
       await app.close();
     }
-    log(`${db.kind}: commands over HTTP (autocannon, 1 and 64 connections)`);
-    const http = await measureHttp(db.store, plan.httpMs, plan.accounts);
+    const http = await benchHttp(db, plan);
     log(`${db.kind}: a projector catching up over ${plan.catchUpEvents.toLocaleString('en-US')} events in a store of its own`);
     const catchUpDb = await fresh();
     const catchUp = await measureCatchUp(catchUpDb.store, plan.catchUpEvents).finally(() => catchUpDb.cleanup());
@@ -92,6 +91,45 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Pr
   } finally {
     await raw.close();
   }
+}
+
+/** Commands over HTTP on each adapter, one after the other on the database's store. */
+async function benchHttp(db: BenchDatabase, plan: BenchPlan): Promise<DatabaseHttpFigures> {
+  const http = {} as DatabaseHttpFigures;
+  for (const adapter of HTTP_ADAPTERS) {
+    log(`${db.kind}: commands over HTTP on ${adapter} (autocannon, 1 and 64 connections)`);
+    http[adapter] = await measureHttp(db.store, adapter, plan.httpMs, plan.accounts);
+  }
+  return http;
+}
+
+/**
+ * `--only http`: on each database, the in-process figure at 64 callers and then HTTP on each adapter
+ * (the two figures the HTTP targets compare), printed with those targets.
+ */
+async function httpOnly(plan: BenchPlan, url: string): Promise<void> {
+  const probe = await postgresDatabase(url);
+  if ('skipped' in probe) log(probe.skipped);
+  const databases = 'skipped' in probe ? [sqliteDatabase()] : [sqliteDatabase(), probe];
+  const command: Partial<Record<string, { c64: DatabaseCommandFigures['c64'] }>> = {};
+  const http: BenchResults['http'] = {};
+  for (const db of databases) {
+    try {
+      log(`${db.kind}: commands in-process (warm-up, 64 callers)`);
+      const app = await bootBenchApp(db.store);
+      try {
+        await warmAccounts(app, plan.accounts);
+        await measureCommands(app, 64, plan.warmupMs, plan.accounts);
+        command[db.kind] = { c64: await measureCommands(app, 64, plan.commandMs, plan.accounts) };
+      } finally {
+        await app.close();
+      }
+      http[db.kind] = await benchHttp(db, plan);
+    } finally {
+      await db.cleanup();
+    }
+  }
+  console.log(JSON.stringify({ command, http, targets: httpTargets(command, http) }, null, 2));
 }
 
 /** A fresh PostgreSQL schema (the server answered before). */
@@ -174,7 +212,7 @@ async function poisonOnly(plan: BenchPlan, url: string): Promise<void> {
   console.log(JSON.stringify({ poison, targets: poisonTargets(poison) }, null, 2));
 }
 
-const SECTIONS = ['scale-out', 'slow-projector', 'poison'] as const;
+const SECTIONS = ['scale-out', 'slow-projector', 'poison', 'http'] as const;
 
 /** `--only <section>`: one section alone. */
 function onlySection(args: string[]): (typeof SECTIONS)[number] | undefined {
@@ -192,6 +230,7 @@ async function main(): Promise<void> {
   if (only === 'scale-out') return scaleOutOnly(plan, url);
   if (only === 'slow-projector') return slowProjectorOnly(plan);
   if (only === 'poison') return poisonOnly(plan, url);
+  if (only === 'http') return httpOnly(plan, url);
   const startedAt = new Date().toISOString();
   const machine = machineInfo();
   const skipped: string[] = [];
