@@ -91,6 +91,8 @@ const calls: Record<string, (args: never) => unknown> = {
     return ids.map((id) => times.get(id) ?? null);
   },
   appendedAt: () => [...appendedAt],
+  /** Forgets the deposits sent so far (the lag figure's warm-up). */
+  forgetAppended: () => void appendedAt.clear(),
   atRate: ({ ratePerSec, durationMs, accounts }: { ratePerSec: number; durationMs: number; accounts: number }) => measureAtRate(app, ratePerSec, durationMs, accounts),
   /** One deposit to each account at once; their event ids. */
   deposit: async (accounts: string[]) => Promise.all(accounts.map(async (id) => (await gateway.send(new Deposit(id, 1))).events[0].metadata.eventId)),
