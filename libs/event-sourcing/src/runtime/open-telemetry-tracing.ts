@@ -75,6 +75,12 @@ function contextOf(metadata: Record<string, unknown>): Context | undefined {
   return isSpanContextValid(span) ? trace.setSpanContext(ROOT_CONTEXT, span) : undefined;
 }
 
-function defined(attributes: TraceAttributes = {}): Attributes {
-  return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value !== undefined)) as Attributes;
+/** The attributes that have a value; a plain loop, as it runs for every span of every command. */
+function defined(attributes: TraceAttributes | undefined): Attributes {
+  const kept: Attributes = {};
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value !== undefined) kept[key] = value;
+  }
+  return kept;
 }

@@ -42,9 +42,24 @@ export class PrometheusMetricsService extends MetricsService {
     });
   }
 
+  /**
+   * The labelled series of each (aggregate type, command type, outcome), made on first use: prom-client
+   * hashes a label object on every call otherwise. Bounded by the registered handlers and the error codes.
+   */
+  private readonly series = new Map<string, { commands: { inc(): void }; duration: { observe(seconds: number): void } }>();
+
   recordCommand(aggregateType: string, commandType: string, outcome: string, seconds: number): void {
-    this.commands.inc({ aggregate_type: aggregateType, command_type: commandType, outcome });
-    this.duration.observe({ aggregate_type: aggregateType }, seconds);
+    const key = `${aggregateType}\u0000${commandType}\u0000${outcome}`;
+    let series = this.series.get(key);
+    if (!series) {
+      series = {
+        commands: this.commands.labels({ aggregate_type: aggregateType, command_type: commandType, outcome }),
+        duration: this.duration.labels({ aggregate_type: aggregateType }),
+      };
+      this.series.set(key, series);
+    }
+    series.commands.inc();
+    series.duration.observe(seconds);
   }
 
   text(): Promise<string> {
