@@ -83,7 +83,20 @@ export { BootValidationError } from './discovery/boot-validation.error.js';
 export { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from './store/store-errors.js';
 
 // Stores: ports and their injection tokens
-export { EVENT_STORE, EVENT_STORE_ADAPTER, type AppendRequest, type AppendResult, type CommandRecord, type EventStore, type ReadAllOptions, type ReadStreamOptions, type StreamIdsOptions } from './store/event-store.js';
+export {
+  EVENT_STORE,
+  EVENT_STORE_ADAPTER,
+  type AppendRequest,
+  type AppendResult,
+  type CommandRecord,
+  type EventPage,
+  type EventStore,
+  type ReadAllOptions,
+  type ReadPartitionOptions,
+  type ReadStreamOptions,
+  type StreamIdsOptions,
+} from './store/event-store.js';
+export type { Partition } from './model/key-partition.js';
 export { SNAPSHOT_STORE, CorruptSnapshotError, type Snapshot, type SnapshotStore } from './store/snapshot-store.js';
 export { CHECKPOINT_STORE, type CheckpointStore, type HeldEvent } from './store/checkpoint-store.js';
 export { DEAD_LETTER_STORE, type DeadLetter, type DeadLetterKind, type DeadLetterQuery, type DeadLetterStatus, type DeadLetterStore, type NewDeadLetter } from './store/dead-letter-store.js';

@@ -2,12 +2,9 @@ import type { SubscriberDefinition } from './subscriber-definition.js';
 import type { ProcessingOptions } from '../config/event-sourcing-options.js';
 import { groupKey } from '../scheduling/group-key.js';
 import type { StoredEvent } from '../model/event-envelope.js';
+import type { Partition } from '../model/key-partition.js';
 
-/** One slice of a subscriber's events: those whose key hashes to `index` of `count`. */
-export interface Partition {
-  index: number;
-  count: number;
-}
+export type { Partition };
 
 export const WHOLE: Partition = { index: 0, count: 1 };
 

@@ -5,7 +5,8 @@ import { openTestDataSource, type TestDataSource } from '../../../../test/suppor
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
 import type { StoredEvent } from '../model/event-envelope.js';
-import type { EventStore, ReadAllOptions } from '../store/event-store.js';
+import type { EventStore, ReadPartitionOptions } from '../store/event-store.js';
+import { partitionOfKey } from '../discovery/subscriber-partitions.js';
 import { TypeOrmCheckpointStore, TypeOrmEventStore } from '../store/typeorm/index.js';
 import type { BatchHandler } from './batch-handler.js';
 import { SubscriptionRunner } from './subscription-runner.js';
@@ -30,10 +31,10 @@ function subscriber(name: string): SubscriberDefinition {
   return { name, kind: 'projector', classRef: Object, instance: {}, options: { batchSize: BATCH }, handlers: new Map([['Ticked', () => undefined]]) };
 }
 
-/** `count` events on a new stream; the positions they got. */
-async function append(count: number): Promise<number[]> {
+/** `count` events on a new stream (of the id given, or a new one); the positions they got. */
+async function append(count: number, aggregateId: string = randomUUID()): Promise<number[]> {
   const { events } = await store.append({
-    stream: { aggregateType: 'runner', aggregateId: randomUUID() },
+    stream: { aggregateType: 'runner', aggregateId },
     expectedSequence: 0,
     events: Array.from({ length: count }, () => ({
       type: 'Ticked',
@@ -44,15 +45,23 @@ async function append(count: number): Promise<number[]> {
   return events.map((event) => event.position);
 }
 
-/** The store, with every readAll it is asked for noted (real reads). */
-function notingReads(): { store: EventStore; reads: ReadAllOptions[] } {
-  const reads: ReadAllOptions[] = [];
+/** The store, with every read of a partition it is asked for noted (real reads). */
+function notingReads(): { store: EventStore; reads: ReadPartitionOptions[] } {
+  const reads: ReadPartitionOptions[] = [];
   const noting = Object.create(store) as EventStore;
-  noting.readAll = (options: ReadAllOptions = {}) => {
+  noting.readPartition = (options: ReadPartitionOptions) => {
     reads.push(options);
-    return store.readAll(options);
+    return store.readPartition(options);
   };
   return { store: noting, reads };
+}
+
+/** An aggregate id in the partition `index` of `count`. */
+function idIn(index: number, count: number): string {
+  for (;;) {
+    const id = randomUUID();
+    if (partitionOfKey(id, count) === index) return id;
+  }
 }
 
 const settings = { pollIntervalMs: 20, idleCheckpointIntervalMs: 5_000 };
@@ -122,5 +131,54 @@ describe('SubscriptionRunner', () => {
       await runner.stop();
     }
     expect(handled.flat()).toEqual(positions.slice(2 * BATCH));
+  });
+
+  it('reads only its partition and moves its checkpoint past the other partitions\' events', async () => {
+    const from = await store.headPosition();
+    const ours = [...(await append(3, idIn(1, 3))), ...(await append(2, idIn(1, 3)))];
+    const theirs = [...(await append(4, idIn(0, 3))), ...(await append(4, idIn(2, 3)))];
+    const { store: noting, reads } = notingReads();
+    const handled: number[] = [];
+    const handler: BatchHandler = {
+      async handle(events: StoredEvent[], _from: number, to: number) {
+        handled.push(...events.map((event) => event.position));
+        await checkpoints.save('partitioned#1/3', to);
+        return true;
+      },
+      redeliver: async () => undefined,
+    };
+    await checkpoints.save('partitioned#1/3', from);
+    const runner = new SubscriptionRunner(subscriber('partitioned'), handler, noting, checkpoints, new EventNotifier(), settings, { index: 1, count: 3 });
+    const head = theirs[theirs.length - 1];
+    await runner.start();
+    try {
+      await until(() => runner.currentPosition === head);
+    } finally {
+      await runner.stop();
+    }
+    expect(handled).toEqual(ours);
+    expect(reads.every((read) => read.partition.index === 1 && read.partition.count === 3)).toBe(true);
+    expect(await checkpoints.load('partitioned#1/3')).toBe(head);
+  });
+
+  it('moves an idle partition to the head when only other partitions got events', async () => {
+    const from = await store.headPosition();
+    const theirs = await append(5, idIn(0, 2));
+    const handler: BatchHandler = {
+      async handle() {
+        throw new Error('no event of partition 1 was appended');
+      },
+      redeliver: async () => undefined,
+    };
+    await checkpoints.save('idle#1/2', from);
+    const runner = new SubscriptionRunner(subscriber('idle'), handler, store, checkpoints, new EventNotifier(), settings, { index: 1, count: 2 });
+    await runner.start();
+    try {
+      await until(() => runner.currentPosition === theirs[theirs.length - 1]);
+    } finally {
+      await runner.stop();
+    }
+    // Saved at stop: the next start does not read those events again.
+    expect(await checkpoints.load('idle#1/2')).toBe(theirs[theirs.length - 1]);
   });
 });

@@ -2,8 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import type { EventNotifier } from '../runtime/event-notifier.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
-import type { StoredEvent } from '../model/event-envelope.js';
-import type { EventStore } from '../store/event-store.js';
+import type { EventPage, EventStore } from '../store/event-store.js';
 import type { BatchHandler } from './batch-handler.js';
 import { BackgroundLoop } from './background-loop.js';
 import { isFinalDeliveryError } from './delivery-guard.js';
@@ -37,7 +36,12 @@ export class SubscriptionRunner {
   /** The checkpoint (and lease) name of this partition of the subscriber. */
   readonly name: string;
   /** The next batch, read while the current one is handled when the subscriber is behind. */
-  private readAhead?: { after: number; batch: Promise<StoredEvent[]> };
+  private readAhead?: { after: number; page: Promise<EventPage> };
+  /**
+   * The partition the store filters on: a process manager's events are partitioned by correlation id,
+   * which the store keeps no hash of, so it reads them all and `step` keeps its own.
+   */
+  private readonly readFilter: Partition;
 
   constructor(
     readonly subscriber: SubscriberDefinition,
@@ -49,6 +53,7 @@ export class SubscriptionRunner {
     private readonly partition: Partition = WHOLE,
   ) {
     this.name = checkpointName(subscriber.name, partition);
+    this.readFilter = subscriber.kind === 'process-manager' ? WHOLE : partition;
     this.logger = new Logger(`Subscription:${this.name}`);
   }
 
@@ -93,17 +98,18 @@ export class SubscriptionRunner {
   /** Reads and handles one batch; true when there was nothing to read. */
   private async step(): Promise<boolean> {
     const limit = this.subscriber.options.batchSize ?? DEFAULT_BATCH_SIZE;
-    const batch = await this.read(limit);
-    if (batch.length === 0) {
+    const { events, scannedTo: to } = await this.read(limit);
+    if (events.length === 0) {
+      // Caught up; the read may still have moved over other partitions' events.
+      this.position = to;
       await this.saveIdlePosition(false);
       return true;
     }
-    const to = batch[batch.length - 1].position;
     // A full batch means the subscriber is behind (catching up): the store reads the next batch while
     // this one is handled, so reading and handling overlap instead of taking turns.
-    if (batch.length === limit) this.readAhead = { after: to, batch: this.readAll(to, limit) };
+    if (events.length === limit) this.readAhead = { after: to, page: this.readPage(to, limit) };
     const { index, count } = this.partition;
-    const relevant = batch.filter((event) => this.subscriber.handlers.has(event.type) && partitionOf(this.subscriber, event, count) === index);
+    const relevant = events.filter((event) => this.subscriber.handlers.has(event.type) && partitionOf(this.subscriber, event, count) === index);
     if (relevant.length === 0) {
       this.position = to;
       return false;
@@ -124,18 +130,18 @@ export class SubscriptionRunner {
     return nextDueAt === undefined ? this.settings.pollIntervalMs : Math.max(0, Math.min(this.settings.pollIntervalMs, nextDueAt - Date.now()));
   }
 
-  private read(limit: number): Promise<StoredEvent[]> {
+  private read(limit: number): Promise<EventPage> {
     const ahead = this.readAhead;
     this.readAhead = undefined;
     // Read ahead from a position the subscription left (another instance moved the checkpoint): not ours.
-    return ahead?.after === this.position ? ahead.batch : this.readAll(this.position, limit);
+    return ahead?.after === this.position ? ahead.page : this.readPage(this.position, limit);
   }
 
-  private readAll(afterPosition: number, limit: number): Promise<StoredEvent[]> {
-    const batch = this.store.readAll({ afterPosition, limit });
+  private readPage(afterPosition: number, limit: number): Promise<EventPage> {
+    const page = this.store.readPartition({ afterPosition, limit, partition: this.readFilter });
     // A read ahead that is never used must not fail unobserved; a used one rethrows to its reader.
-    batch.catch(() => undefined);
-    return batch;
+    page.catch(() => undefined);
+    return page;
   }
 
   /** Saves a position that moved only over ignored events: now and then, and at stop. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { InvalidArgumentError } from '../errors/index.js';
-import { groupKey, stringHashCode } from './group-key.js';
+import { stringHashCode } from '../model/key-partition.js';
+import { groupKey } from './group-key.js';
 
 describe('groupKey', () => {
   it('hashes like Java String.hashCode', () => {

@@ -1,4 +1,5 @@
 import type { NewEvent, StoredEvent, StreamId } from '../model/event-envelope.js';
+import type { Partition } from '../model/key-partition.js';
 
 export interface AppendRequest {
   stream: StreamId;
@@ -50,6 +51,24 @@ export interface ReadAllOptions {
   limit?: number;
 }
 
+/** A read of one partition of the log (`EventStore.readPartition`). */
+export interface ReadPartitionOptions extends ReadAllOptions {
+  /** The events of the aggregates whose id hashes to `index` (`stringHashCode` floor-mod `count`); all when `count` is 1. */
+  partition: Partition;
+}
+
+/** A page of one partition's events and how far into the log the read looked for them. */
+export interface EventPage {
+  /** The partition's events after the position, in position order. */
+  events: StoredEvent[];
+  /**
+   * The position the read covered: the last event's when the page is full (`limit` events), else the
+   * head the read saw (never below `afterPosition`). No event of the partition up to it is left
+   * unread, so the next read starts after it; a page that is not full means the reader is caught up.
+   */
+  scannedTo: number;
+}
+
 /**
  * The event store port. The runtime talks to nothing else; TypeORM over SQLite and
  * PostgreSQL is one adapter (`store/typeorm`), held to `event-store.contract.spec.ts`.
@@ -81,6 +100,12 @@ export interface EventStore {
    * every earlier transaction has finished.
    */
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
+
+  /**
+   * `readAll` of one partition, filtered where the events are stored, so a reader of one partition
+   * reads (and decodes) only its share of the log. As gap-safe as `readAll`.
+   */
+  readPartition(options: ReadPartitionOptions): Promise<EventPage>;
 
   /** Events of one correlation (a workflow across aggregates) after a position, in position order. */
   readByCorrelation(correlationId: string, options?: ReadAllOptions): Promise<StoredEvent[]>;

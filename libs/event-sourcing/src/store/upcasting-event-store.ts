@@ -1,5 +1,15 @@
 import type { StoredEvent, StreamId } from '../model/event-envelope.js';
-import type { AppendRequest, AppendResult, CommandRecord, EventStore, ReadAllOptions, ReadStreamOptions, StreamIdsOptions } from './event-store.js';
+import type {
+  AppendRequest,
+  AppendResult,
+  CommandRecord,
+  EventPage,
+  EventStore,
+  ReadAllOptions,
+  ReadPartitionOptions,
+  ReadStreamOptions,
+  StreamIdsOptions,
+} from './event-store.js';
 
 /** Brings stored events to the shape the running code expects (event names and upcasters). */
 export interface EventUpcaster {
@@ -36,6 +46,11 @@ export class UpcastingEventStore implements EventStore {
 
   async readAll(options?: ReadAllOptions): Promise<StoredEvent[]> {
     return this.upcaster.upcast(await this.inner.readAll(options));
+  }
+
+  async readPartition(options: ReadPartitionOptions): Promise<EventPage> {
+    const page = await this.inner.readPartition(options);
+    return { ...page, events: this.upcaster.upcast(page.events) };
   }
 
   async readByCorrelation(correlationId: string, options?: ReadAllOptions): Promise<StoredEvent[]> {

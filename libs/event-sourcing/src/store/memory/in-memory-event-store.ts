@@ -1,5 +1,16 @@
 import type { StoredEvent, StreamId } from '../../model/event-envelope.js';
-import type { AppendRequest, AppendResult, CommandRecord, EventStore, ReadAllOptions, ReadStreamOptions, StreamIdsOptions } from '../event-store.js';
+import { sliceOfHash, stringHashCode } from '../../model/key-partition.js';
+import type {
+  AppendRequest,
+  AppendResult,
+  CommandRecord,
+  EventPage,
+  EventStore,
+  ReadAllOptions,
+  ReadPartitionOptions,
+  ReadStreamOptions,
+  StreamIdsOptions,
+} from '../event-store.js';
 import { assertStorable } from '../storable-value.js';
 import { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from '../store-errors.js';
 import { jsonCopy } from './json-copy.js';
@@ -85,6 +96,19 @@ export class InMemoryEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
     const after = options.afterPosition ?? 0;
     return this.all.slice(after, after + (options.limit ?? DEFAULT_READ_LIMIT)).map(copy);
+  }
+
+  async readPartition(options: ReadPartitionOptions): Promise<EventPage> {
+    const after = options.afterPosition ?? 0;
+    const limit = options.limit ?? DEFAULT_READ_LIMIT;
+    const { index, count } = options.partition;
+    const events: StoredEvent[] = [];
+    for (let i = after; i < this.all.length && events.length < limit; i++) {
+      const event = this.all[i];
+      if (count === 1 || sliceOfHash(stringHashCode(event.aggregateId), count) === index) events.push(copy(event));
+    }
+    const scannedTo = events.length === limit ? events[limit - 1].position : Math.max(after, this.all.length);
+    return { events, scannedTo };
   }
 
   async readByCorrelation(correlationId: string, options: ReadAllOptions = {}): Promise<StoredEvent[]> {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { StreamId } from '../../model/event-envelope.js';
+import { stringHashCode } from '../../model/key-partition.js';
 import type { AppendRequest } from '../event-store.js';
 import { AppendPlan, commandKey, streamKey, type AppendOutcome } from './append-plan.js';
 import { encodeMetadata } from './event-codec.js';
@@ -100,6 +101,7 @@ export class PostgresAppendWriter implements AppendWriter {
       return {
         aggregate_type: stream.aggregateType,
         aggregate_id: stream.aggregateId,
+        aggregate_hash: stringHashCode(stream.aggregateId),
         sequence,
         event_type: event.type,
         schema_version: event.schemaVersion ?? 1,

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { openTestDataSource, type TestDataSource } from '../../../../../test/support/test-database.js';
 import type { StoredEvent, StreamId } from '../../model/event-envelope.js';
+import { sliceOfHash, stringHashCode, type Partition } from '../../model/key-partition.js';
 import type { EventStore } from '../event-store.js';
 import { ConcurrencyError, DuplicateCommandError } from '../store-errors.js';
 import { APPEND_LOCK_SQL } from './postgres-event-store.js';
@@ -48,32 +49,58 @@ async function rawClient(): Promise<pg.Client> {
   return client;
 }
 
+/** A new stream whose aggregate id is in the partition. */
+function streamIn({ index, count }: Partition): StreamId {
+  for (;;) {
+    const stream = newStream();
+    if (sliceOfHash(stringHashCode(stream.aggregateId), count) === index) return stream;
+  }
+}
+
 /** Inserts an event at sequence 1 of a stream in the client's open transaction; its position. */
 async function insertRaw(client: pg.Client, stream: StreamId): Promise<number> {
   const { rows } = await client.query<{ position: string }>(
-    `INSERT INTO es_events (aggregate_type, aggregate_id, sequence, event_type, payload, occurred_at, event_id, correlation_id)
-     VALUES ($1, $2, 1, 'Late', '{}', now(), $3, 'gap') RETURNING position`,
-    [stream.aggregateType, stream.aggregateId, randomUUID()],
+    `INSERT INTO es_events (aggregate_type, aggregate_id, aggregate_hash, sequence, event_type, payload, occurred_at, event_id, correlation_id)
+     VALUES ($1, $2, $3, 1, 'Late', '{}', now(), $4, 'gap') RETURNING position`,
+    [stream.aggregateType, stream.aggregateId, stringHashCode(stream.aggregateId), randomUUID()],
   );
   return Number(rows[0].position);
 }
 
-/** A subscriber: polls readAll from its checkpoint and moves the checkpoint to the last event it saw. */
-function startReader(from: number) {
+/** One read of a subscriber: the events after its checkpoint, and where its checkpoint moves to. */
+type Read = (afterPosition: number) => Promise<{ events: StoredEvent[]; to: number }>;
+
+const readWholeLog: Read = async (afterPosition) => {
+  const events = await store.readAll({ afterPosition });
+  return { events, to: events.length === 0 ? afterPosition : events[events.length - 1].position };
+};
+
+/** A partition's read: its checkpoint moves to where the read scanned, past the other partitions' events. */
+const readPartition =
+  (partition: Partition): Read =>
+  async (afterPosition) => {
+    const { events, scannedTo } = await store.readPartition({ afterPosition, partition });
+    return { events, to: scannedTo };
+  };
+
+/** A subscriber: polls its read from its checkpoint and moves the checkpoint as the read says. */
+function startReader(from: number, read: Read = readWholeLog) {
   const seen: StoredEvent[] = [];
   let stopped = false;
+  let checkpoint = from;
   const done = (async () => {
-    let checkpoint = from;
     while (!stopped) {
-      for (const event of await store.readAll({ afterPosition: checkpoint })) {
-        seen.push(event);
-        checkpoint = event.position;
-      }
+      const { events, to } = await read(checkpoint);
+      seen.push(...events);
+      checkpoint = to;
       await sleep(5);
     }
   })();
   return {
     seen,
+    get checkpoint() {
+      return checkpoint;
+    },
     async stop(whenSeen: number) {
       for (let waited = 0; seen.length < whenSeen && waited < 5000; waited += 10) await sleep(10);
       stopped = true;
@@ -131,6 +158,50 @@ describe('PostgreSQL event store: the global-position gap', () => {
       await sleep(100);
       await reader.stop(0);
       expect(reader.seen.map((e) => e.position)).toEqual([events[0].position]);
+    } finally {
+      await reader.stop(0);
+      await late.end();
+    }
+  });
+
+  it('never lets a partition reader move past an event of its partition committed late with a smaller position', async () => {
+    const ours = { index: 0, count: 2 };
+    const reader = startReader(await store.headPosition(), readPartition(ours));
+    const late = await rawClient();
+    try {
+      await late.query('BEGIN');
+      await late.query(APPEND_LOCK_SQL);
+      const latePosition = await insertRaw(late, streamIn(ours));
+
+      const appended = store.append({ stream: streamIn({ index: 1, count: 2 }), expectedSequence: 0, events: [newEvent(1)] });
+      expect(await pendingAfter(appended, 300)).toBe(true);
+
+      await late.query('COMMIT');
+      const { events } = await appended;
+      for (let waited = 0; reader.checkpoint < events[0].position && waited < 5000; waited += 10) await sleep(10);
+      await reader.stop(1);
+      expect(reader.seen.map((e) => e.position)).toEqual([latePosition]);
+      expect(reader.checkpoint).toBe(events[0].position);
+    } finally {
+      await reader.stop(0);
+      await late.end();
+    }
+  });
+
+  it('would let a partition reader scan past it without the lock (the hazard the lock removes)', async () => {
+    const ours = { index: 0, count: 2 };
+    const reader = startReader(await store.headPosition(), readPartition(ours));
+    const late = await rawClient();
+    try {
+      await late.query('BEGIN');
+      const latePosition = await insertRaw(late, streamIn(ours));
+      const { events } = await store.append({ stream: streamIn({ index: 1, count: 2 }), expectedSequence: 0, events: [newEvent(1)] });
+      expect(events[0].position).toBeGreaterThan(latePosition);
+      for (let waited = 0; reader.checkpoint < events[0].position && waited < 5000; waited += 10) await sleep(10);
+      await late.query('COMMIT');
+      await sleep(100);
+      await reader.stop(0);
+      expect(reader.seen).toEqual([]);
     } finally {
       await reader.stop(0);
       await late.end();

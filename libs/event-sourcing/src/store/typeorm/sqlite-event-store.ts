@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { stringHashCode } from '../../model/key-partition.js';
 import type { AppendRequest } from '../event-store.js';
 import { AppendPlan, type AppendOutcome } from './append-plan.js';
 import { encodeMetadata, STREAM_SEQUENCE_SQL } from './event-codec.js';
@@ -24,9 +25,9 @@ export class SqliteAppendWriter implements AppendWriter {
       .prepare('SELECT 1 FROM es_commands WHERE aggregate_type = ? AND aggregate_id = ? AND command_id = ?')
       .pluck();
     this.insertEvent = db.prepare(
-      `INSERT INTO es_events (aggregate_type, aggregate_id, sequence, event_type, schema_version, payload, metadata,
+      `INSERT INTO es_events (aggregate_type, aggregate_id, aggregate_hash, sequence, event_type, schema_version, payload, metadata,
         occurred_at, event_id, command_id, correlation_id, causation_id, external_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertCommand = db.prepare(
       `INSERT INTO es_commands (aggregate_type, aggregate_id, command_id, sequence_before, sequence_after, created_at, fingerprint)
@@ -62,6 +63,7 @@ export class SqliteAppendWriter implements AppendWriter {
       const { lastInsertRowid } = this.insertEvent.run(
         stream.aggregateType,
         stream.aggregateId,
+        stringHashCode(stream.aggregateId),
         sequence,
         event.type,
         event.schemaVersion ?? 1,

@@ -4,8 +4,10 @@ import type {
   AppendRequest,
   AppendResult,
   CommandRecord,
+  EventPage,
   EventStore,
   ReadAllOptions,
+  ReadPartitionOptions,
   ReadStreamOptions,
   StreamIdsOptions,
 } from '../event-store.js';
@@ -27,6 +29,19 @@ export interface TypeOrmEventStoreOptions {
 const READ_STREAM_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events
   WHERE aggregate_type = ? AND aggregate_id = ? AND sequence > ? AND sequence <= ? ORDER BY sequence`;
 const READ_ALL_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`;
+/**
+ * One partition's page and the head, in one statement so both come from one snapshot: when the page
+ * is not full, every event up to that head was either read or belongs to another partition. The
+ * partition is the floor-mod of the hash stored with each event (migration 8); a row without one (a
+ * writer that bypassed the store) is read by every partition and sorted out by the reader.
+ */
+const readPartitionSql = (filtered: boolean) => `SELECT head.head, page.* FROM (SELECT coalesce(max(position), 0) AS head FROM es_events) head
+  LEFT JOIN (SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ?
+    ${filtered ? 'AND (aggregate_hash IS NULL OR ((aggregate_hash % ?) + ?) % ? = ?)' : ''}
+    ORDER BY position LIMIT ?) page ON true
+  ORDER BY page.position`;
+const READ_PARTITION_SQL = readPartitionSql(true);
+const READ_WHOLE_SQL = readPartitionSql(false);
 const READ_BY_CORRELATION_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events
   WHERE correlation_id = ? AND position > ? ORDER BY position LIMIT ?`;
 /**
@@ -46,6 +61,9 @@ const FIND_COMMAND_SQL = `SELECT sequence_before, sequence_after, fingerprint FR
   WHERE aggregate_type = ? AND aggregate_id = ? AND command_id = ?`;
 const FIND_BY_EXTERNAL_ID_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events
   WHERE aggregate_type = ? AND aggregate_id = ? AND external_id = ?`;
+
+/** A row of the partition read: the head, and an event's columns (all null when the page is empty). */
+type PageRow = EventRow & { head: number };
 
 /**
  * The event store on TypeORM over SQLite (better-sqlite3) or PostgreSQL. Reads are shared SQL; the
@@ -124,6 +142,19 @@ export class TypeOrmEventStore implements EventStore {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`readAll limit must be a positive integer, got ${limit}`);
     const rows = await this.sql.all<EventRow>(READ_ALL_SQL, [afterPosition, limit]);
     return rows.map(decodeEvent);
+  }
+
+  async readPartition(options: ReadPartitionOptions): Promise<EventPage> {
+    const { afterPosition = 0, limit = 1000, partition } = options;
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`readPartition limit must be a positive integer, got ${limit}`);
+    const { index, count } = partition;
+    const rows =
+      count === 1
+        ? await this.sql.all<PageRow>(READ_WHOLE_SQL, [afterPosition, limit])
+        : await this.sql.all<PageRow>(READ_PARTITION_SQL, [afterPosition, count, count, count, index, limit]);
+    const events = rows[0].position === null ? [] : rows.map(decodeEvent);
+    const scannedTo = events.length === limit ? events[limit - 1].position : Math.max(afterPosition, rows[0].head);
+    return { events, scannedTo };
   }
 
   async readByCorrelation(correlationId: string, options: ReadAllOptions = {}): Promise<StoredEvent[]> {

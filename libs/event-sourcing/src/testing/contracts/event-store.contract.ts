@@ -1,6 +1,7 @@
 import { jestGlobals } from './jest-globals.js';
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, NewEvent, StoredEvent, StreamId } from '../../model/event-envelope.js';
+import { sliceOfHash, stringHashCode } from '../../model/key-partition.js';
 import type { AppendRequest, AppendResult, EventStore } from '../../store/event-store.js';
 import { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from '../../store/store-errors.js';
 import type { ContractSubject } from './contract-subject.js';
@@ -385,6 +386,63 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
       const batch = await store.readAll({ afterPosition: head });
       expect(batch).toHaveLength(1000);
       expect(batch[999].sequence).toBe(1000);
+    });
+
+    it('reads one partition: only the events of aggregates whose id hashes to it, in position order', async () => {
+      const head = await store.headPosition();
+      // Ids beyond ASCII too: the hash is over UTF-16 code units, a character beyond the BMP as its surrogate pair.
+      const ids = ['a', 'Zürich-7', '東京-3', 'emoji-😀-1', '', ...Array.from({ length: 20 }, () => randomUUID())];
+      for (const aggregateId of ids) {
+        await store.append({ stream: { aggregateType: 'sliced', aggregateId }, expectedSequence: 0, events: [deposited(1), deposited(2)] });
+      }
+      const all = await readEverythingAfter(head, 1000);
+      const count = 3;
+      const read: StoredEvent[] = [];
+      for (let index = 0; index < count; index++) {
+        const expected = all.filter((e) => sliceOfHash(stringHashCode(e.aggregateId), count) === index);
+        const page = await store.readPartition({ afterPosition: head, partition: { index, count } });
+        expect(page.events).toEqual(expected);
+        expect(page.scannedTo).toBe(all[all.length - 1].position);
+        read.push(...page.events);
+      }
+      expect(read.sort((a, b) => a.position - b.position)).toEqual(all);
+      expect(await store.readPartition({ afterPosition: head, partition: { index: 0, count: 1 } })).toEqual({
+        events: all,
+        scannedTo: all[all.length - 1].position,
+      });
+    });
+
+    it('tells how far a partition read scanned, with none, some or all of the events in the partition', async () => {
+      const idIn = (index: number, count: number): string => {
+        for (;;) {
+          const id = randomUUID();
+          if (sliceOfHash(stringHashCode(id), count) === index) return id;
+        }
+      };
+      const partition = { index: 1, count: 2 };
+      const append = async (aggregateId: string, events: number) =>
+        (await store.append({ stream: { aggregateType: 'scanned', aggregateId }, expectedSequence: 0, events: Array.from({ length: events }, (_, i) => deposited(i)) }))
+          .events;
+      const start = await store.headPosition();
+
+      // None: an empty page that still moves past the other partition's events, to the head.
+      const others = await append(idIn(0, 2), 3);
+      expect(await store.readPartition({ afterPosition: start, partition })).toEqual({ events: [], scannedTo: others[2].position });
+      // Nothing after the head: an empty page at the position asked for.
+      expect(await store.readPartition({ afterPosition: others[2].position, partition })).toEqual({ events: [], scannedTo: others[2].position });
+
+      // Some: the partition's events, and the scan reaches the head past the others after them.
+      const ours = await append(idIn(1, 2), 2);
+      const later = await append(idIn(0, 2), 2);
+      expect(await store.readPartition({ afterPosition: start, partition })).toEqual({ events: ours, scannedTo: later[1].position });
+
+      // A full page: it covers up to its last event, not beyond (more of the partition may follow).
+      expect(await store.readPartition({ afterPosition: start, limit: 1, partition })).toEqual({ events: [ours[0]], scannedTo: ours[0].position });
+      expect(await store.readPartition({ afterPosition: start, limit: 2, partition })).toEqual({ events: ours, scannedTo: ours[1].position });
+
+      // All: every event after the position is the partition's.
+      const only = await append(idIn(1, 2), 3);
+      expect(await store.readPartition({ afterPosition: later[1].position, partition })).toEqual({ events: only, scannedTo: only[2].position });
     });
 
     it('pages through the ids of the aggregates of a type, each once, in ascending order', async () => {

@@ -20,6 +20,7 @@ export function eventSourcingEntitySchemas(dialect: Dialect): EntitySchema[] {
         position: { ...t.position, primary: true },
         aggregate_type: text(),
         aggregate_id: text(),
+        aggregate_hash: int({ nullable: true }),
         sequence: int(),
         event_type: text(),
         schema_version: int({ default: 1 }),

@@ -1,3 +1,4 @@
+import { EventSourcingAggregateHash1764547200008 } from './migrations/aggregate-hash.migration.js';
 import { EventSourcingAppendFunction1764547200003 } from './migrations/append-function.migration.js';
 import { EventSourcingAppendGenericPlans1764547200007 } from './migrations/append-generic-plans.migration.js';
 import { EventSourcingAppendWakeUp1764547200005 } from './migrations/append-wake-up.migration.js';
@@ -18,4 +19,5 @@ export const eventSourcingMigrations = [
   EventSourcingAppendWakeUp1764547200005,
   EventSourcingHeldEvents1764547200006,
   EventSourcingAppendGenericPlans1764547200007,
+  EventSourcingAggregateHash1764547200008,
 ];

@@ -2,7 +2,7 @@ import { EventSourcingMigration } from '../event-sourcing-migration.js';
 import { APPEND_FUNCTION_V3 } from './append-function.migration.js';
 
 // es_append of migration 3, recording each command's fingerprint too.
-const APPEND_FUNCTION_V4 = `CREATE OR REPLACE FUNCTION es_append(p_stream_types text[], p_stream_ids text[], p_assumed integer[],
+export const APPEND_FUNCTION_V4 = `CREATE OR REPLACE FUNCTION es_append(p_stream_types text[], p_stream_ids text[], p_assumed integer[],
     p_command_types text[], p_command_stream_ids text[], p_command_ids text[], p_events json, p_commands json)
   RETURNS TABLE (kind text, ord bigint, value bigint)
   LANGUAGE plpgsql AS $fn$
