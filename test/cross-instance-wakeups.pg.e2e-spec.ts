@@ -1,8 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
+import pg from 'pg';
 import { CommandGateway, SyncMode } from '@nest-es/core';
 import { createShopApp } from './support/shop-app.js';
 import { PlaceOrder, ShopReadModel } from './support/shop.domain.js';
-import { createTestStore, type TestStore } from './support/test-store.js';
+import { createTestStore, TEST_DATABASE_URL, type TestStore } from './support/test-store.js';
 
 /**
  * Commands on one instance, subscribers on another, with a polling backstop far longer than the
@@ -45,5 +46,61 @@ describe('wake-ups between instances on PostgreSQL', () => {
       await gateway.send(new PlaceOrder(`w3-${i}`, `fig-${i}`, 1), { syncMode: SyncMode.SIMPLE });
       expect(await view.order(`w3-${i}`)).toEqual({ status: 'placed', projections: 1 });
     }
+  });
+});
+
+/**
+ * A lone instance sends no wake-ups (only its own listener would get them); once a second instance
+ * says hello, the first wakes it on every append. Heard by a listener that is no instance itself.
+ */
+describe('wake-ups only once another instance is there', () => {
+  let store: TestStore;
+  let first: INestApplication;
+  let second: INestApplication | undefined;
+  let observer: pg.Client;
+  const heard: Array<{ message: string; sender: string }> = [];
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+
+  beforeAll(async () => {
+    store = await createTestStore();
+    first = await createShopApp(store.options, { syncTimeoutMs: 15_000, processing: { enabled: false } });
+    observer = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await observer.connect();
+    observer.on('notification', ({ payload }) => {
+      const [message, sender] = String(payload).split(':');
+      heard.push({ message, sender });
+    });
+    await observer.query(`LISTEN ${observer.escapeIdentifier(`es_wake_${(store.options as { schema: string }).schema}`)}`);
+  });
+
+  afterAll(async () => {
+    await observer?.end();
+    await first?.close();
+    await second?.close();
+    await store?.cleanup();
+  });
+
+  it('a lone instance appends without waking anyone', async () => {
+    const gateway = first.get(CommandGateway);
+    for (let i = 0; i < 5; i++) await gateway.send(new PlaceOrder(`lone-${i}`, 'apple', 1));
+    await settle();
+    expect(heard).toEqual([]);
+  });
+
+  it('a second instance is greeted and then woken by every append of the first', async () => {
+    second = await createShopApp(store.options, { processing: { pollIntervalMs: 60_000 } });
+    const gateway = first.get(CommandGateway);
+    const view = second.get(ShopReadModel);
+    await settle();
+    const newcomer = heard.find(({ message }) => message === 'hello')?.sender;
+    const answer = heard.find(({ message }) => message === 'here');
+    expect(answer?.sender).toBeDefined();
+    expect(answer?.sender).not.toBe(newcomer);
+    heard.length = 0;
+    for (let i = 0; i < 5; i++) {
+      await gateway.send(new PlaceOrder(`met-${i}`, `kiwi-${i}`, 1), { syncMode: SyncMode.SIMPLE });
+      expect(await view.order(`met-${i}`)).toEqual({ status: 'placed', projections: 1 });
+    }
+    expect(heard.filter(({ message, sender }) => message === 'append' && sender === answer?.sender)).toHaveLength(5);
   });
 });
