@@ -1,6 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
 import pg from 'pg';
-import { CommandGateway, SyncMode } from '@nest-es/core';
+import { CommandGateway, EventSourcingModule, OnEvent, Projector, SyncMode, type ProcessingOptions, type StoredEvent, type StoreOptions } from '@nest-es/core';
+import { EventNotifier } from '@nest-es/core/testing';
+import { Added, AddMany, CounterAggregate } from './support/counter.aggregate.js';
+import { gateEntered, openGate, passGate } from './support/gate.js';
 import { createShopApp } from './support/shop-app.js';
 import { PlaceOrder, ShopReadModel } from './support/shop.domain.js';
 import { createTestStore, TEST_DATABASE_URL, type TestStore } from './support/test-store.js';
@@ -102,5 +106,77 @@ describe('wake-ups only once another instance is there', () => {
       expect(await view.order(`met-${i}`)).toEqual({ status: 'placed', projections: 1 });
     }
     expect(heard.filter(({ message, sender }) => message === 'append' && sender === answer?.sender)).toHaveLength(5);
+  });
+});
+
+/** The counter ids this process's probe projected. */
+const projected = new Set<string>();
+const SLOW_RETRY_GATE = 'cross-instance-held-retry';
+
+/**
+ * Projects counters; the counter `held` fails in its batch and when tried alone, so it is held, and
+ * its first retry (between the subscription's empty read and its wait) waits at a gate.
+ */
+@Projector('wake-probe')
+class WakeProbe {
+  private heldCalls = 0;
+
+  @OnEvent(Added)
+  async onAdded(_event: Added, envelope: StoredEvent): Promise<void> {
+    if (envelope.aggregateId === 'held' && ++this.heldCalls <= 2) throw new Error('fails until it is held');
+    if (envelope.aggregateId === 'held') await passGate(SLOW_RETRY_GATE);
+    projected.add(envelope.aggregateId);
+  }
+}
+
+async function createCounterApp(store: StoreOptions, processing: ProcessingOptions): Promise<INestApplication> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [EventSourcingModule.forRoot({ store, http: false, processing })],
+    providers: [CounterAggregate, WakeProbe],
+  }).compile();
+  const app = moduleRef.createNestApplication({ logger: ['error'] });
+  await app.init();
+  return app;
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; !check(); ) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return true;
+}
+
+describe('a wake-up from another instance while the subscription is busy', () => {
+  let store: TestStore;
+  let writer: INestApplication;
+  let worker: INestApplication;
+
+  beforeAll(async () => {
+    store = await createTestStore();
+    writer = await createCounterApp(store.options, { enabled: false });
+    worker = await createCounterApp(store.options, { pollIntervalMs: 60_000 });
+  });
+
+  afterAll(async () => {
+    openGate(SLOW_RETRY_GATE);
+    await writer?.close();
+    await worker?.close();
+    await store?.cleanup();
+  });
+
+  it('is not lost: the subscription reads again at once instead of sleeping until the poll', async () => {
+    const gateway = writer.get(CommandGateway);
+    await gateway.send(new AddMany('held', 1));
+    // The worker's subscription read nothing new and is retrying the held event, before its wait.
+    await gateEntered(SLOW_RETRY_GATE);
+    const notifier = worker.get(EventNotifier);
+    const heard = notifier.appendCount;
+    await gateway.send(new AddMany('later', 1));
+    expect(await until(() => notifier.appendCount > heard, 5_000)).toBe(true);
+    openGate(SLOW_RETRY_GATE);
+    // Heard while busy: with the wake-up lost, the next read would come with the poll, a minute on.
+    expect(await until(() => projected.has('later'), 5_000)).toBe(true);
+    expect(projected.has('held')).toBe(true);
   });
 });
