@@ -175,6 +175,14 @@ describe.each(HTTP_ADAPTERS)('the framework\'s HTTP routes (%s): exposure, guard
       expect(res.body).toEqual({ statusCode: 403, code: 'PERMISSION_DENIED', message: 'blocked' });
     });
 
+    it("sends helmet's security headers on answers and refusals alike", async () => {
+      const http = request(app.getHttpServer());
+      for (const res of [await http.post('/commands/note/n0/Post').send({ text: 'hi' }), await http.post('/commands/note/n0/Burn').send({})]) {
+        expect(res.headers['x-powered-by']).toBeUndefined();
+        expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'SAMEORIGIN', 'content-security-policy': expect.stringContaining("default-src 'self'") });
+      }
+    });
+
     it('takes application/json only: 415 for a form or text body, nothing stored', async () => {
       const http = request(app.getHttpServer());
       const before = await app.get<EventStore>(EVENT_STORE).headPosition();
