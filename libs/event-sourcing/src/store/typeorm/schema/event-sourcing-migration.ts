@@ -22,12 +22,19 @@ export abstract class EventSourcingMigration implements MigrationInterface {
   /** Run in order, in the caller's transaction. */
   protected abstract readonly upStatements: Record<Dialect, readonly string[]>;
   protected abstract readonly downStatements: Record<Dialect, readonly string[]>;
+  /**
+   * Data changes too big for one statement (the store's statement timeout would cancel it), run in
+   * the same transaction after `upStatements`.
+   */
+  protected migrateData?(runner: QueryRunner, dialect: Dialect): Promise<void>;
 
   async up(runner: QueryRunner): Promise<void> {
     const ledger = schemaLedgerFor(runner);
     await ledger.prepare(runner);
     if (await ledger.has(runner, this.version)) return;
-    for (const statement of this.upStatements[dialectOf(runner.connection)]) await runner.query(statement);
+    const dialect = dialectOf(runner.connection);
+    for (const statement of this.upStatements[dialect]) await runner.query(statement);
+    await this.migrateData?.(runner, dialect);
     await ledger.record(runner, this.version, this.description);
   }
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { openTestDataSource, type TestDataSource } from '../../../../../../../test/support/test-database.js';
 import { stringHashCode } from '../../../../model/key-partition.js';
 import { TypeOrmEventStore } from '../../typeorm-event-store.js';
-import { EventSourcingAggregateHash1764547200008 } from './aggregate-hash.migration.js';
+import { BACKFILL_CHUNK, EventSourcingAggregateHash1764547200008 } from './aggregate-hash.migration.js';
 
 let db: TestDataSource;
 let store: TypeOrmEventStore;
@@ -56,8 +56,12 @@ describe('Migration 8: the aggregate hash of each event', () => {
     expect(rows).toEqual(expected(rows));
   });
 
-  it('is backfilled for the events stored before the migration, as JavaScript computes it', async () => {
+  it('is backfilled for the events stored before the migration, as JavaScript computes it, over several chunks', async () => {
     for (const aggregateId of ids) await store.append({ stream: { aggregateType: 'backfilled', aggregateId }, expectedSequence: 0, events: [event()] });
+    // More than two chunks of positions, and a chunk boundary inside a stream.
+    for (let i = 0; i * 1000 < 2 * BACKFILL_CHUNK + 500; i++) {
+      await store.append({ stream: { aggregateType: 'backfilled', aggregateId: `bulk-${i}` }, expectedSequence: 0, events: Array.from({ length: 1000 }, event) });
+    }
     const migration = new EventSourcingAggregateHash1764547200008();
     const runner = db.dataSource.createQueryRunner();
     try {
@@ -67,7 +71,7 @@ describe('Migration 8: the aggregate hash of each event', () => {
       await runner.release();
     }
     const rows = await storedHashes('backfilled');
-    expect(rows).toHaveLength(ids.length);
+    expect(rows).toHaveLength(ids.length + 21_000);
     expect(rows).toEqual(expected(rows));
   });
 

@@ -1,3 +1,5 @@
+import type { QueryRunner } from 'typeorm';
+import type { Dialect } from '../../sql-client.js';
 import { EventSourcingMigration } from '../event-sourcing-migration.js';
 import { APPEND_FUNCTION_V4 } from './command-fingerprints.migration.js';
 
@@ -23,18 +25,32 @@ BEGIN
 END
 $fn$`;
 
-// The same on SQLite, one character per step of a recursive query.
-const SQLITE_BACKFILL = `UPDATE es_events SET aggregate_hash = (
-  WITH RECURSIVE step(i, h) AS (
-    SELECT 1, 0
-    UNION ALL
-    SELECT i + 1, CASE WHEN unicode(substr(es_events.aggregate_id, i, 1)) > 65535
-      THEN ((h * 31 + 55296 + ((unicode(substr(es_events.aggregate_id, i, 1)) - 65536) >> 10)) % 4294967296 * 31
-        + 56320 + ((unicode(substr(es_events.aggregate_id, i, 1)) - 65536) & 1023)) % 4294967296
-      ELSE (h * 31 + unicode(substr(es_events.aggregate_id, i, 1))) % 4294967296 END
-    FROM step WHERE i <= length(es_events.aggregate_id)
-  )
-  SELECT CASE WHEN h >= 2147483648 THEN h - 4294967296 ELSE h END FROM step ORDER BY i DESC LIMIT 1)`;
+/**
+ * Positions per backfill statement: each statement stays well within the store's statement timeout
+ * (5 s by default) on a loaded machine, however big the table.
+ */
+export const BACKFILL_CHUNK = 10_000;
+
+const BACKFILL: Record<Dialect, string> = {
+  // The hash once per aggregate of the chunk, not once per event.
+  postgres: `UPDATE es_events e SET aggregate_hash = ids.hash
+    FROM (SELECT aggregate_id, es_string_hash(aggregate_id) AS hash
+          FROM (SELECT DISTINCT aggregate_id FROM es_events WHERE position > $1 AND position <= $2) chunk) ids
+    WHERE e.position > $1 AND e.position <= $2 AND e.aggregate_id = ids.aggregate_id`,
+  // The same hash on SQLite, one character per step of a recursive query.
+  sqlite: `UPDATE es_events SET aggregate_hash = (
+    WITH RECURSIVE step(i, h) AS (
+      SELECT 1, 0
+      UNION ALL
+      SELECT i + 1, CASE WHEN unicode(substr(es_events.aggregate_id, i, 1)) > 65535
+        THEN ((h * 31 + 55296 + ((unicode(substr(es_events.aggregate_id, i, 1)) - 65536) >> 10)) % 4294967296 * 31
+          + 56320 + ((unicode(substr(es_events.aggregate_id, i, 1)) - 65536) & 1023)) % 4294967296
+        ELSE (h * 31 + unicode(substr(es_events.aggregate_id, i, 1))) % 4294967296 END
+      FROM step WHERE i <= length(es_events.aggregate_id)
+    )
+    SELECT CASE WHEN h >= 2147483648 THEN h - 4294967296 ELSE h END FROM step ORDER BY i DESC LIMIT 1)
+  WHERE position > ? AND position <= ?`,
+};
 
 // es_append of migration 4, storing each event's aggregate hash: sent by the caller (computed in
 // JavaScript, no per-row work here), computed here for a caller of an older release, which sends none.
@@ -90,20 +106,16 @@ $fn$`;
 /**
  * The hash of each event's aggregate id, so one partition of a subscriber is read in the database
  * instead of every partition reading (and decoding) the whole log. Adding a nullable column without a
- * default rewrites nothing; the backfill writes each existing row once.
+ * default rewrites nothing; the backfill then writes each existing row once, a chunk of positions per
+ * statement.
  */
 export class EventSourcingAggregateHash1764547200008 extends EventSourcingMigration {
   readonly version = 8;
   readonly name = 'EventSourcingAggregateHash1764547200008';
   readonly description = 'aggregate hash for partitioned reads';
   protected readonly upStatements = {
-    sqlite: ['ALTER TABLE es_events ADD COLUMN aggregate_hash INTEGER', SQLITE_BACKFILL],
-    postgres: [
-      'ALTER TABLE es_events ADD COLUMN aggregate_hash integer',
-      STRING_HASH_FUNCTION,
-      'UPDATE es_events SET aggregate_hash = es_string_hash(aggregate_id)',
-      APPEND_FUNCTION_V8,
-    ],
+    sqlite: ['ALTER TABLE es_events ADD COLUMN aggregate_hash INTEGER'],
+    postgres: ['ALTER TABLE es_events ADD COLUMN aggregate_hash integer', STRING_HASH_FUNCTION, APPEND_FUNCTION_V8],
   };
   protected readonly downStatements = {
     sqlite: ['ALTER TABLE es_events DROP COLUMN aggregate_hash'],
@@ -114,4 +126,9 @@ export class EventSourcingAggregateHash1764547200008 extends EventSourcingMigrat
       'ALTER TABLE es_events DROP COLUMN aggregate_hash',
     ],
   };
+
+  protected override async migrateData(runner: QueryRunner, dialect: Dialect): Promise<void> {
+    const [{ last }] = (await runner.query('SELECT coalesce(max(position), 0) AS last FROM es_events')) as { last: number | string }[];
+    for (let after = 0; after < Number(last); after += BACKFILL_CHUNK) await runner.query(BACKFILL[dialect], [after, after + BACKFILL_CHUNK]);
+  }
 }
