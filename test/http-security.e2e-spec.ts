@@ -193,6 +193,27 @@ describe.each(HTTP_ADAPTERS)('the framework\'s HTTP routes (%s): exposure, guard
     });
   });
 
+  describe('with a CORS policy', () => {
+    let app: INestApplication;
+
+    beforeAll(async () => {
+      app = await boot(adapter, store, { cors: { origin: 'https://app.example' } });
+    });
+
+    afterAll(async () => {
+      await app?.close();
+    });
+
+    it('answers a preflight and a command with the allowed origin', async () => {
+      const http = request(app.getHttpServer());
+      const preflight = await http.options('/commands/note/c1/Post').set({ Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' });
+      const sent = await http.post('/commands/note/c1/Post').set('Origin', 'https://app.example').send({ text: 'x' });
+      expect([preflight.status, preflight.headers['access-control-allow-origin'], sent.status, sent.headers['access-control-allow-origin']]).toEqual([
+        204, 'https://app.example', 200, 'https://app.example',
+      ]);
+    });
+  });
+
   describe('with guards, an authorizer and reads', () => {
     let app: INestApplication;
     let http: ReturnType<typeof request>;
