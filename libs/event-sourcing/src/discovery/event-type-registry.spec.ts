@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { EventType } from '../decorators/event-type.decorator.js';
 import type { StoredEvent } from '../model/event-envelope.js';
+import { InMemoryEventStore } from '../store/memory/in-memory-event-store.js';
+import { UpcastingEventStore } from '../store/upcasting-event-store.js';
 import { EventTypeRegistry } from './event-type-registry.js';
 
 const stored = (type: string, schemaVersion: number, payload: unknown): StoredEvent => ({
@@ -35,6 +37,34 @@ describe('EventTypeRegistry', () => {
     ]);
     expect(upcast[1]).toBe(current);
     expect(events[0].payload).toEqual({ price: 2 });
+  });
+
+  it('tells the names a type may be stored under: its name and its former names; an unknown type its own', () => {
+    expect(registry.storedNames('shop.Priced')).toEqual(['shop.Priced', 'Priced']);
+    expect(registry.storedNames('Unknown')).toEqual(['Unknown']);
+  });
+
+  it('lets a partition read through the upcasting store find events stored under a former name, upcast', async () => {
+    const adapter = new InMemoryEventStore();
+    const store = new UpcastingEventStore(adapter, registry);
+    const metadata = (eventId: string) => ({ eventId, commandId: null, correlationId: 'c', causationId: null });
+    await adapter.append({
+      stream: { aggregateType: 'item', aggregateId: 'i1' },
+      expectedSequence: 0,
+      events: [
+        { type: 'Priced', payload: { price: 2 }, metadata: metadata('e1') },
+        { type: 'shop.Named', payload: { name: 'x' }, metadata: metadata('e2') },
+        { type: 'shop.Priced', schemaVersion: 2, payload: { cents: 5 }, metadata: metadata('e3') },
+      ],
+    });
+
+    const page = await store.readPartition({ partition: { index: 0, count: 1 }, types: ['shop.Priced'] });
+
+    expect(page.events.map((e) => [e.position, e.type, e.payload])).toEqual([
+      [1, 'shop.Priced', { cents: 200 }],
+      [3, 'shop.Priced', { cents: 5 }],
+    ]);
+    expect(page.scannedTo).toBe(3);
   });
 
   it('hands back the same array when nothing needs changing, and passes unknown types and newer versions through', () => {

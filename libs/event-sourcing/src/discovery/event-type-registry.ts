@@ -42,6 +42,11 @@ export class EventTypeRegistry implements EventUpcaster {
     return this.byName.get(name) ?? this.byFormerName.get(name);
   }
 
+  storedNames(type: string): readonly string[] {
+    const definition = this.byName.get(type);
+    return definition === undefined ? [type] : [definition.name, ...definition.formerNames];
+  }
+
   all(): EventTypeDefinition[] {
     return [...this.byName.values()];
   }

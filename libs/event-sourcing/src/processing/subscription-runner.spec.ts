@@ -133,7 +133,7 @@ describe('SubscriptionRunner', () => {
     expect(handled.flat()).toEqual(positions.slice(2 * BATCH));
   });
 
-  it('reads only its partition and moves its checkpoint past the other partitions\' events', async () => {
+  it('reads only its partition and handled types, and moves its checkpoint past the other partitions\' events', async () => {
     const from = await store.headPosition();
     const ours = [...(await append(3, idIn(1, 3))), ...(await append(2, idIn(1, 3)))];
     const theirs = [...(await append(4, idIn(0, 3))), ...(await append(4, idIn(2, 3)))];
@@ -158,6 +158,7 @@ describe('SubscriptionRunner', () => {
     }
     expect(handled).toEqual(ours);
     expect(reads.every((read) => read.partition.index === 1 && read.partition.count === 3)).toBe(true);
+    expect(reads.every((read) => read.types?.join() === 'Ticked')).toBe(true);
     expect(await checkpoints.load('partitioned#1/3')).toBe(head);
   });
 

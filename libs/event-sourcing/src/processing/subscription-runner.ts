@@ -42,6 +42,8 @@ export class SubscriptionRunner {
    * which the store keeps no hash of, so it reads them all and `step` keeps its own.
    */
   private readonly readFilter: Partition;
+  /** The event types the subscriber handles: the store reads no others. */
+  private readonly handledTypes: readonly string[];
 
   constructor(
     readonly subscriber: SubscriberDefinition,
@@ -54,6 +56,7 @@ export class SubscriptionRunner {
   ) {
     this.name = checkpointName(subscriber.name, partition);
     this.readFilter = subscriber.kind === 'process-manager' ? WHOLE : partition;
+    this.handledTypes = [...subscriber.handlers.keys()];
     this.logger = new Logger(`Subscription:${this.name}`);
   }
 
@@ -138,7 +141,7 @@ export class SubscriptionRunner {
   }
 
   private readPage(afterPosition: number, limit: number): Promise<EventPage> {
-    const page = this.store.readPartition({ afterPosition, limit, partition: this.readFilter });
+    const page = this.store.readPartition({ afterPosition, limit, partition: this.readFilter, types: this.handledTypes });
     // A read ahead that is never used must not fail unobserved; a used one rethrows to its reader.
     page.catch(() => undefined);
     return page;

@@ -55,6 +55,8 @@ export interface ReadAllOptions {
 export interface ReadPartitionOptions extends ReadAllOptions {
   /** The events of the aggregates whose id hashes to `index` (`stringHashCode` floor-mod `count`); all when `count` is 1. */
   partition: Partition;
+  /** Only events stored under these type names (default: every type). */
+  types?: readonly string[];
 }
 
 /** A page of one partition's events and how far into the log the read looked for them. */

@@ -15,6 +15,8 @@ import type {
 export interface EventUpcaster {
   /** The same array when nothing needed changing. */
   upcast(events: StoredEvent[]): StoredEvent[];
+  /** The names events that read as `type` may be stored under (its current name and former ones). */
+  storedNames(type: string): readonly string[];
 }
 
 /**
@@ -49,7 +51,8 @@ export class UpcastingEventStore implements EventStore {
   }
 
   async readPartition(options: ReadPartitionOptions): Promise<EventPage> {
-    const page = await this.inner.readPartition(options);
+    const types = options.types?.flatMap((type) => this.upcaster.storedNames(type));
+    const page = await this.inner.readPartition(types === undefined ? options : { ...options, types });
     return { ...page, events: this.upcaster.upcast(page.events) };
   }
 

@@ -102,9 +102,11 @@ export class InMemoryEventStore implements EventStore {
     const after = options.afterPosition ?? 0;
     const limit = options.limit ?? DEFAULT_READ_LIMIT;
     const { index, count } = options.partition;
+    const types = options.types && new Set(options.types);
     const events: StoredEvent[] = [];
     for (let i = after; i < this.all.length && events.length < limit; i++) {
       const event = this.all[i];
+      if (types && !types.has(event.type)) continue;
       if (count === 1 || sliceOfHash(stringHashCode(event.aggregateId), count) === index) events.push(copy(event));
     }
     const scannedTo = events.length === limit ? events[limit - 1].position : Math.max(after, this.all.length);

@@ -31,17 +31,19 @@ const READ_STREAM_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events
 const READ_ALL_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`;
 /**
  * One partition's page and the head, in one statement so both come from one snapshot: when the page
- * is not full, every event up to that head was either read or belongs to another partition. The
- * partition is the floor-mod of the hash stored with each event (migration 8); a row without one (a
- * writer that bypassed the store) is read by every partition and sorted out by the reader.
+ * is not full, every event up to that head was either read or is not asked for. The partition is the
+ * floor-mod of the hash stored with each event (migration 8); a row without one (a writer that
+ * bypassed the store) is read by every partition and sorted out by the reader. `types` placeholders
+ * for the event types asked for (none asked for: no type filter).
  */
-const readPartitionSql = (filtered: boolean) => `SELECT head.head, page.* FROM (SELECT coalesce(max(position), 0) AS head FROM es_events) head
+function readPartitionSql(partitioned: boolean, types: number | undefined): string {
+  const typeFilter = types === undefined ? '' : types === 0 ? 'AND 1 = 0' : `AND event_type IN (${Array(types).fill('?').join(', ')})`;
+  return `SELECT head.head, page.* FROM (SELECT coalesce(max(position), 0) AS head FROM es_events) head
   LEFT JOIN (SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ?
-    ${filtered ? 'AND (aggregate_hash IS NULL OR ((aggregate_hash % ?) + ?) % ? = ?)' : ''}
+    ${partitioned ? 'AND (aggregate_hash IS NULL OR ((aggregate_hash % ?) + ?) % ? = ?)' : ''} ${typeFilter}
     ORDER BY position LIMIT ?) page ON true
   ORDER BY page.position`;
-const READ_PARTITION_SQL = readPartitionSql(true);
-const READ_WHOLE_SQL = readPartitionSql(false);
+}
 const READ_BY_CORRELATION_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events
   WHERE correlation_id = ? AND position > ? ORDER BY position LIMIT ?`;
 /**
@@ -145,13 +147,16 @@ export class TypeOrmEventStore implements EventStore {
   }
 
   async readPartition(options: ReadPartitionOptions): Promise<EventPage> {
-    const { afterPosition = 0, limit = 1000, partition } = options;
+    const { afterPosition = 0, limit = 1000, partition, types } = options;
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`readPartition limit must be a positive integer, got ${limit}`);
     const { index, count } = partition;
-    const rows =
-      count === 1
-        ? await this.sql.all<PageRow>(READ_WHOLE_SQL, [afterPosition, limit])
-        : await this.sql.all<PageRow>(READ_PARTITION_SQL, [afterPosition, count, count, count, index, limit]);
+    const partitioned = count > 1;
+    const rows = await this.sql.all<PageRow>(readPartitionSql(partitioned, types?.length), [
+      afterPosition,
+      ...(partitioned ? [count, count, count, index] : []),
+      ...(types ?? []),
+      limit,
+    ]);
     const events = rows[0].position === null ? [] : rows.map(decodeEvent);
     const scannedTo = events.length === limit ? events[limit - 1].position : Math.max(afterPosition, rows[0].head);
     return { events, scannedTo };

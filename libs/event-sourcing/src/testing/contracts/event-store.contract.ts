@@ -445,6 +445,35 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
       expect(await store.readPartition({ afterPosition: later[1].position, partition })).toEqual({ events: only, scannedTo: only[2].position });
     });
 
+    it('reads only the event types asked for, in a partition or the whole log, and scans past the others', async () => {
+      const head = await store.headPosition();
+      const types = ['Opened', 'Deposited', 'Closed'];
+      for (let i = 0; i < 12; i++) {
+        await store.append({
+          stream: { aggregateType: 'typed', aggregateId: randomUUID() },
+          expectedSequence: 0,
+          events: types.map((type) => event(type, { i })),
+        });
+      }
+      const all = await readEverythingAfter(head, 1000);
+      const last = all[all.length - 1].position;
+      const wanted = new Set(['Opened', 'Closed']);
+      expect(await store.readPartition({ afterPosition: head, partition: { index: 0, count: 1 }, types: [...wanted] })).toEqual({
+        events: all.filter((e) => wanted.has(e.type)),
+        scannedTo: last,
+      });
+      for (let index = 0; index < 2; index++) {
+        const inPartition = (e: StoredEvent) => sliceOfHash(stringHashCode(e.aggregateId), 2) === index;
+        expect(await store.readPartition({ afterPosition: head, partition: { index, count: 2 }, types: ['Closed'] })).toEqual({
+          events: all.filter((e) => e.type === 'Closed' && inPartition(e)),
+          scannedTo: last,
+        });
+      }
+      // Types that were never stored, or none at all: nothing, and the scan still reaches the head.
+      expect(await store.readPartition({ afterPosition: head, partition: { index: 0, count: 1 }, types: ['Unknown'] })).toEqual({ events: [], scannedTo: last });
+      expect(await store.readPartition({ afterPosition: head, partition: { index: 1, count: 2 }, types: [] })).toEqual({ events: [], scannedTo: last });
+    });
+
     it('pages through the ids of the aggregates of a type, each once, in ascending order', async () => {
       const type = `paged-${randomUUID()}`;
       const ids = Array.from({ length: 7 }, (_, i) => `player-${String(i).padStart(2, '0')}`);
