@@ -1,7 +1,10 @@
+import type { AddressInfo } from 'node:net';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { EVENT_STORE, type EventStore } from '@nest-es/core';
 import type { PokerClient } from '../apps/poker/src/client/poker-client.js';
+import { HTTP_ADAPTERS } from './support/http-adapter.js';
+import { createMergeApp } from './support/merge-app.js';
 import { eventually, type PokerServer, startPokerServer } from './support/poker-server.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
@@ -10,7 +13,8 @@ import { createTestStore, type TestStore } from './support/test-store.js';
  * way an application registers its own. One buy-in of the poker app is one trace: the caller's
  * traceparent -> the request's server span -> command ReserveFunds -> its append -> the deliveries of FundsReserved (a projector
  * and the buy-in process manager) -> the process manager's command JoinTable -> its deliveries.
- * A saga's command joins the trace of the event it reacted to in the same way.
+ * A saga's command joins the trace of the event it reacted to in the same way. The framework's own
+ * command route continues a caller's traceparent on Express and on Fastify.
  */
 describe('tracing: one trace from a request through events to the next command', () => {
   const exporter = new InMemorySpanExporter();
@@ -129,6 +133,26 @@ describe('tracing: one trace from a request through events to the next command',
     for (const request of requests) expect(parentOf(request)).toBeUndefined();
     expect(commands.map((command) => parentOf(command)).sort()).toEqual(requests.map((request) => request.spanContext().spanId).sort());
     expect(new Set(commands.map((span) => span.spanContext().traceId)).size).toBe(2);
+  });
+
+  it.each(HTTP_ADAPTERS)("continues the caller's trace from the framework's own command route on %s", async (adapter) => {
+    const own = await createTestStore();
+    const app = await createMergeApp(own.options, false, adapter);
+    try {
+      await app.listen(0, '127.0.0.1');
+      const { port } = app.getHttpServer().address() as AddressInfo;
+      const sent = await fetch(`http://127.0.0.1:${port}/commands/document/d1/EditDocument`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
+        body: JSON.stringify({ text: 'traced' }),
+      });
+      expect(sent.status).toBe(200);
+      const [event] = await app.get<EventStore>(EVENT_STORE).readStream({ aggregateType: 'document', aggregateId: 'd1' });
+      expect(event.metadata.traceparent).toMatch(new RegExp(`^00-${CALLER_TRACE}-[0-9a-f]{16}-01$`));
+    } finally {
+      await app.close();
+      await own.cleanup();
+    }
   });
 });
 
