@@ -1,7 +1,7 @@
 import { type DynamicModule, Inject, type MiddlewareConsumer, Module, type ModuleMetadata, type NestModule, Optional, type Provider } from '@nestjs/common';
 import cors from 'cors';
 import helmet from 'helmet';
-import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import type { DataSource } from 'typeorm';
 import { AggregateLoader } from '../command/aggregate-loader.js';
@@ -23,6 +23,7 @@ import { DeadLetterController } from '../http/dead-letter.controller.js';
 import { EventSourcingExceptionFilter } from '../http/event-sourcing-exception.filter.js';
 import { HealthController } from '../http/health.controller.js';
 import { MetricsController } from '../http/metrics.controller.js';
+import { type RequestMiddleware, runInFastifyHook } from '../http/request-middleware.js';
 import { createPrometheusMetrics, MetricsService, NoopMetricsService } from '../runtime/metrics.service.js';
 import { createTracing, NoopTracing, Tracing } from '../runtime/tracing.js';
 import { MergeInterceptors } from '../merge/merge-interceptors.js';
@@ -211,16 +212,28 @@ export class EventSourcingModule implements NestModule {
   constructor(
     private readonly tracing: Tracing,
     @Optional() @Inject(EVENT_SOURCING_HTTP_OPTIONS) private readonly http?: EventSourcingHttpOptions,
+    @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
-  /** An incoming `traceparent`, then security headers and the CORS policy, on every route Nest serves. */
+  /**
+   * An incoming `traceparent`, then security headers and the CORS policy, on every route Nest serves.
+   * On Fastify in a request hook of its own: Nest's middleware there goes through an Express layer.
+   */
   configure(consumer: MiddlewareConsumer): void {
-    if (!(this.tracing instanceof NoopTracing)) {
-      consumer.apply((request: { headers: Record<string, unknown> }, _response: unknown, next: () => void) => this.tracing.continueFrom(request.headers, next)).forRoutes('{*path}');
-    }
-    if (!this.http) return;
-    if (this.http.helmet !== false) consumer.apply(helmet(this.http.helmet)).forRoutes('{*path}');
-    if (this.http.cors) consumer.apply(cors(this.http.cors as cors.CorsOptions)).forRoutes('{*path}');
+    const middleware = this.requestMiddleware();
+    if (middleware.length === 0) return;
+    const adapter = this.adapterHost?.httpAdapter;
+    if (adapter?.getType() === 'fastify') runInFastifyHook(adapter.getInstance(), middleware);
+    else consumer.apply(...middleware).forRoutes('{*path}');
+  }
+
+  private requestMiddleware(): RequestMiddleware[] {
+    const middleware: RequestMiddleware[] = [];
+    if (!(this.tracing instanceof NoopTracing)) middleware.push((request, _response, next) => this.tracing.continueFrom(request.headers, next));
+    const http = this.http;
+    if (http && http.helmet !== false) middleware.push(helmet(http.helmet));
+    if (http?.cors) middleware.push(cors(http.cors as cors.CorsOptions));
+    return middleware;
   }
 
   static forRoot(options: EventSourcingModuleOptions & EventSourcingModuleStaticOptions & EventSourcingModuleStoresOption): DynamicModule {
