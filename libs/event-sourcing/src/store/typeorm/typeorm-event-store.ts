@@ -39,11 +39,16 @@ const READ_ALL_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? 
 function readPartitionSql(partitioned: boolean, types: number | undefined): string {
   const typeFilter = types === undefined ? '' : types === 0 ? 'AND 1 = 0' : `AND event_type IN (${Array(types).fill('?').join(', ')})`;
   return `SELECT head.head, page.* FROM (SELECT coalesce(max(position), 0) AS head FROM es_events) head
-  LEFT JOIN (SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ?
+  LEFT JOIN (SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? AND position <= ?
     ${partitioned ? 'AND (aggregate_hash IS NULL OR ((aggregate_hash % ?) + ?) % ? = ?)' : ''} ${typeFilter}
     ORDER BY position LIMIT ?) page ON true
   ORDER BY page.position`;
 }
+/**
+ * Positions one statement of a partition read scans at most: a filter that matches little (a rare
+ * event type) over a long log takes several short statements, none near the statement timeout.
+ */
+export const PARTITION_SCAN_WINDOW = 100_000;
 const READ_BY_CORRELATION_SQL = `SELECT ${EVENT_COLUMNS} FROM es_events
   WHERE correlation_id = ? AND position > ? ORDER BY position LIMIT ?`;
 /**
@@ -151,15 +156,17 @@ export class TypeOrmEventStore implements EventStore {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`readPartition limit must be a positive integer, got ${limit}`);
     const { index, count } = partition;
     const partitioned = count > 1;
-    const rows = await this.sql.all<PageRow>(readPartitionSql(partitioned, types?.length), [
-      afterPosition,
-      ...(partitioned ? [count, count, count, index] : []),
-      ...(types ?? []),
-      limit,
-    ]);
-    const events = rows[0].position === null ? [] : rows.map(decodeEvent);
-    const scannedTo = events.length === limit ? events[limit - 1].position : Math.max(afterPosition, rows[0].head);
-    return { events, scannedTo };
+    const sql = readPartitionSql(partitioned, types?.length);
+    const filters = [...(partitioned ? [count, count, count, index] : []), ...(types ?? [])];
+    const events: StoredEvent[] = [];
+    // Window by window: each statement's rows are complete up to its end or its head (its snapshot sees a prefix of the log).
+    for (let from = afterPosition; ; from += PARTITION_SCAN_WINDOW) {
+      const to = from + PARTITION_SCAN_WINDOW;
+      const rows = await this.sql.all<PageRow>(sql, [from, to, ...filters, limit - events.length]);
+      if (rows[0].position !== null) events.push(...rows.map(decodeEvent));
+      if (events.length === limit) return { events, scannedTo: events[limit - 1].position };
+      if (rows[0].head <= to) return { events, scannedTo: Math.max(afterPosition, rows[0].head) };
+    }
   }
 
   async readByCorrelation(correlationId: string, options: ReadAllOptions = {}): Promise<StoredEvent[]> {
