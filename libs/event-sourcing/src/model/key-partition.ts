@@ -21,3 +21,8 @@ export function sliceOfHash(hash: number, count: number): number {
   // The outer % also turns the -0 of a negative multiple into 0.
   return ((hash % count) + count) % count;
 }
+
+/** The slice of `count` a key falls in, by its stringHashCode. */
+export function sliceOfKey(key: string, count: number): number {
+  return sliceOfHash(stringHashCode(key), count);
+}

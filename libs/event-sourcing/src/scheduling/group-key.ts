@@ -1,4 +1,4 @@
-import { sliceOfHash, stringHashCode } from '../model/key-partition.js';
+import { sliceOfKey } from '../model/key-partition.js';
 import { assertParallelism } from './assert-parallelism.js';
 
 /**
@@ -11,5 +11,5 @@ export const DEFAULT_PARALLELISM = 64;
 /** The group of an aggregate id: its hash floor-mod `parallelism`, so always in [0, parallelism). */
 export function groupKey(aggregateId: string, parallelism: number): number {
   assertParallelism(parallelism, 'groupKey');
-  return sliceOfHash(stringHashCode(aggregateId), parallelism);
+  return sliceOfKey(aggregateId, parallelism);
 }

@@ -1,5 +1,5 @@
 import type { StoredEvent, StreamId } from '../../model/event-envelope.js';
-import { sliceOfHash, stringHashCode } from '../../model/key-partition.js';
+import { sliceOfKey } from '../../model/key-partition.js';
 import type {
   AppendRequest,
   AppendResult,
@@ -107,7 +107,7 @@ export class InMemoryEventStore implements EventStore {
     for (let i = after; i < this.all.length && events.length < limit; i++) {
       const event = this.all[i];
       if (types && !types.has(event.type)) continue;
-      if (count === 1 || sliceOfHash(stringHashCode(event.aggregateId), count) === index) events.push(copy(event));
+      if (sliceOfKey(event.aggregateId, count) === index) events.push(copy(event));
     }
     const scannedTo = events.length === limit ? events[limit - 1].position : Math.max(after, this.all.length);
     return { events, scannedTo };
