@@ -4,7 +4,7 @@ import { EventSourcingMigration } from '../event-sourcing-migration.js';
 // transaction, at its COMMIT, so announcing an append costs no round trip and no transaction of its
 // own, and arrives only if the events were written. A null p_wake sends none. The 8-argument
 // es_append stays: this one calls it, and instances of an older release keep appending through it.
-const APPEND_WAKE_UP_FUNCTION = `CREATE FUNCTION es_append(p_stream_types text[], p_stream_ids text[], p_assumed integer[],
+export const APPEND_WAKE_UP_FUNCTION = `CREATE FUNCTION es_append(p_stream_types text[], p_stream_ids text[], p_assumed integer[],
     p_command_types text[], p_command_stream_ids text[], p_command_ids text[], p_events json, p_commands json, p_wake text)
   RETURNS TABLE (kind text, ord bigint, value bigint)
   LANGUAGE plpgsql AS $fn$
