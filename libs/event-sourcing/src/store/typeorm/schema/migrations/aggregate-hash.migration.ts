@@ -52,6 +52,29 @@ const BACKFILL: Record<Dialect, string> = {
   WHERE position > ? AND position <= ?`,
 };
 
+/**
+ * The part of es_append that writes a batch, from migration 8 on: the events with their aggregate
+ * hash (computed here for a caller of an older release, which sends none) and the command records.
+ */
+export const APPEND_INSERT = `  RETURN QUERY
+    WITH inserted AS (
+      INSERT INTO es_events (aggregate_type, aggregate_id, aggregate_hash, sequence, event_type, schema_version, payload, metadata,
+        occurred_at, event_id, command_id, correlation_id, causation_id, external_id)
+      SELECT r.aggregate_type, r.aggregate_id, coalesce(r.aggregate_hash, es_string_hash(r.aggregate_id)), r.sequence, r.event_type,
+        r.schema_version, coalesce(r.payload, 'null'::json), r.metadata, r.occurred_at, r.event_id, r.command_id, r.correlation_id, r.causation_id, r.external_id
+      FROM json_to_recordset(p_events) AS r(aggregate_type text, aggregate_id text, aggregate_hash integer, sequence integer, event_type text,
+        schema_version integer, payload json, metadata json, occurred_at timestamptz, event_id text, command_id text,
+        correlation_id text, causation_id text, external_id text)
+      RETURNING position
+    ), recorded_commands AS (
+      INSERT INTO es_commands (aggregate_type, aggregate_id, command_id, sequence_before, sequence_after, created_at, fingerprint)
+      SELECT c.aggregate_type, c.aggregate_id, c.command_id, c.sequence_before, c.sequence_after, now(), c.fingerprint
+      FROM json_to_recordset(p_commands) AS c(aggregate_type text, aggregate_id text, command_id text,
+        sequence_before integer, sequence_after integer, fingerprint text)
+    )
+    SELECT 'position', 0::bigint, inserted.position FROM inserted;
+`;
+
 // es_append of migration 4, storing each event's aggregate hash: sent by the caller (computed in
 // JavaScript, no per-row work here), computed here for a caller of an older release, which sends none.
 // Planned generically as migration 7 set (a replaced function loses its SET clauses unless restated).
@@ -83,24 +106,7 @@ BEGIN
   IF FOUND THEN
     RETURN;
   END IF;
-  RETURN QUERY
-    WITH inserted AS (
-      INSERT INTO es_events (aggregate_type, aggregate_id, aggregate_hash, sequence, event_type, schema_version, payload, metadata,
-        occurred_at, event_id, command_id, correlation_id, causation_id, external_id)
-      SELECT r.aggregate_type, r.aggregate_id, coalesce(r.aggregate_hash, es_string_hash(r.aggregate_id)), r.sequence, r.event_type,
-        r.schema_version, coalesce(r.payload, 'null'::json), r.metadata, r.occurred_at, r.event_id, r.command_id, r.correlation_id, r.causation_id, r.external_id
-      FROM json_to_recordset(p_events) AS r(aggregate_type text, aggregate_id text, aggregate_hash integer, sequence integer, event_type text,
-        schema_version integer, payload json, metadata json, occurred_at timestamptz, event_id text, command_id text,
-        correlation_id text, causation_id text, external_id text)
-      RETURNING position
-    ), recorded_commands AS (
-      INSERT INTO es_commands (aggregate_type, aggregate_id, command_id, sequence_before, sequence_after, created_at, fingerprint)
-      SELECT c.aggregate_type, c.aggregate_id, c.command_id, c.sequence_before, c.sequence_after, now(), c.fingerprint
-      FROM json_to_recordset(p_commands) AS c(aggregate_type text, aggregate_id text, command_id text,
-        sequence_before integer, sequence_after integer, fingerprint text)
-    )
-    SELECT 'position', 0::bigint, inserted.position FROM inserted;
-END
+${APPEND_INSERT}END
 $fn$`;
 
 /**

@@ -1,4 +1,5 @@
 import { EventSourcingMigration } from '../event-sourcing-migration.js';
+import { APPEND_INSERT } from './aggregate-hash.migration.js';
 import { APPEND_WAKE_UP_FUNCTION } from './append-wake-up.migration.js';
 
 const APPEND_WITH_WAKE_UP = 'es_append(text[], text[], integer[], text[], text[], text[], json, json, text)';
@@ -38,24 +39,7 @@ BEGIN
                     AND x.aggregate_id = c.aggregate_id AND x.command_id = c.command_id OFFSET 0);
     RETURN;
   END IF;
-  RETURN QUERY
-    WITH inserted AS (
-      INSERT INTO es_events (aggregate_type, aggregate_id, aggregate_hash, sequence, event_type, schema_version, payload, metadata,
-        occurred_at, event_id, command_id, correlation_id, causation_id, external_id)
-      SELECT r.aggregate_type, r.aggregate_id, coalesce(r.aggregate_hash, es_string_hash(r.aggregate_id)), r.sequence, r.event_type,
-        r.schema_version, coalesce(r.payload, 'null'::json), r.metadata, r.occurred_at, r.event_id, r.command_id, r.correlation_id, r.causation_id, r.external_id
-      FROM json_to_recordset(p_events) AS r(aggregate_type text, aggregate_id text, aggregate_hash integer, sequence integer, event_type text,
-        schema_version integer, payload json, metadata json, occurred_at timestamptz, event_id text, command_id text,
-        correlation_id text, causation_id text, external_id text)
-      RETURNING position
-    ), recorded_commands AS (
-      INSERT INTO es_commands (aggregate_type, aggregate_id, command_id, sequence_before, sequence_after, created_at, fingerprint)
-      SELECT c.aggregate_type, c.aggregate_id, c.command_id, c.sequence_before, c.sequence_after, now(), c.fingerprint
-      FROM json_to_recordset(p_commands) AS c(aggregate_type text, aggregate_id text, command_id text,
-        sequence_before integer, sequence_after integer, fingerprint text)
-    )
-    SELECT 'position', 0::bigint, inserted.position FROM inserted;
-  -- Sent at COMMIT, and only if the events were written.
+${APPEND_INSERT}  -- Sent at COMMIT, and only if the events were written.
   IF p_wake IS NOT NULL AND FOUND THEN
     PERFORM pg_notify('es_wake_' || current_schema(), p_wake);
   END IF;
