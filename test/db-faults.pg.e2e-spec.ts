@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { HTTP_ADAPTERS } from './support/http-adapter.js';
 import { createMergeApp } from './support/merge-app.js';
 import { TcpFaultProxy } from './support/tcp-fault-proxy.js';
 import { createTestStore, TEST_DATABASE_URL, type TestStore } from './support/test-store.js';
@@ -26,7 +27,7 @@ interface Answer {
   documentId: string;
 }
 
-describe('database faults under load (PostgreSQL behind a fault proxy)', () => {
+describe.each(HTTP_ADAPTERS)('database faults under load on %s (PostgreSQL behind a fault proxy)', (adapter) => {
   let store: TestStore;
   let proxy: TcpFaultProxy;
   let app: INestApplication;
@@ -80,7 +81,7 @@ describe('database faults under load (PostgreSQL behind a fault proxy)', () => {
     const viaProxy = new URL(TEST_DATABASE_URL);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
     const options = store.options as { type: 'postgres'; url: string; schema?: string };
-    app = await createMergeApp({ ...options, url: viaProxy.toString(), statementTimeoutMs: STATEMENT_TIMEOUT_MS, connectTimeoutMs: 1000 });
+    app = await createMergeApp({ ...options, url: viaProxy.toString(), statementTimeoutMs: STATEMENT_TIMEOUT_MS, connectTimeoutMs: 1000 }, false, adapter);
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
     load = Promise.all(Array.from({ length: 8 }, (_, index) => worker(index))).then(() => undefined);

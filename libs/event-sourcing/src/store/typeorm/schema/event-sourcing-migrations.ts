@@ -1,3 +1,4 @@
+import type { EventSourcingMigration } from './event-sourcing-migration.js';
 import { EventSourcingAggregateHash1764547200008 } from './migrations/aggregate-hash.migration.js';
 import { EventSourcingAppendFunction1764547200003 } from './migrations/append-function.migration.js';
 import { EventSourcingAppendOneFunction1764547200009 } from './migrations/append-one-function.migration.js';
@@ -12,7 +13,7 @@ import { EventSourcingHeldEvents1764547200006 } from './migrations/held-events.m
  * The framework's schema, oldest step first, as TypeORM migration classes: spread into a DataSource's
  * `migrations` to run them with the TypeORM CLI next to the app's own. Append new steps at the end.
  */
-export const eventSourcingMigrations = [
+export const eventSourcingMigrations: (new () => EventSourcingMigration)[] = [
   EventSourcingEventsCommandsSnapshots1764547200001,
   EventSourcingCheckpointsDeadLettersTimers1764547200002,
   EventSourcingAppendFunction1764547200003,
