@@ -22,7 +22,7 @@ export interface EventSourcingModuleOptions {
   readModels?: ReadModelOptions;
   /** Commands in flight per named aggregate's scheduler (async I/O, not threads). Default 64. */
   schedulerParallelism?: number;
-  /** Lanes of the command dispatcher (aggregate id hash mod this). Default 64. */
+  /** Lanes of the command dispatcher (aggregate id hash mod this). Default 1024. */
   dispatcherParallelism?: number;
   /** Module-wide snapshot default; `@Aggregate({snapshot})` overrides it. Default 'none'. */
   snapshots?: SnapshotPolicyOption;

@@ -30,7 +30,7 @@ import { MergeInterceptors } from '../merge/merge-interceptors.js';
 import { MergeResolver } from '../command/merge-resolver.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { EventSourcingLifecycle } from './event-sourcing-lifecycle.js';
-import { AggregateDispatcher, DEFAULT_PARALLELISM, DefaultAggregateSchedulerSupplier, type AggregateSchedulerSupplier } from '../scheduling/index.js';
+import { AggregateDispatcher, DEFAULT_COMMAND_LANES, DEFAULT_PARALLELISM, DefaultAggregateSchedulerSupplier, type AggregateSchedulerSupplier } from '../scheduling/index.js';
 import { EmissionSender } from '../processing/emission-sender.js';
 import { EventDeadLetterRetrier } from '../processing/event-dead-letter-retrier.js';
 import { EventProcessor } from '../processing/event-processor.js';
@@ -150,7 +150,7 @@ const runtimeProviders: Provider[] = [
   {
     provide: COMMAND_DISPATCHER,
     useFactory: (options: EventSourcingModuleOptions, supplier: AggregateSchedulerSupplier) =>
-      new AggregateDispatcher('commands', supplier, options.dispatcherParallelism),
+      new AggregateDispatcher('commands', supplier, options.dispatcherParallelism ?? DEFAULT_COMMAND_LANES),
     inject: [EVENT_SOURCING_OPTIONS, AGGREGATE_SCHEDULER_SUPPLIER],
   },
   { provide: Tracing, useFactory: createTracing },

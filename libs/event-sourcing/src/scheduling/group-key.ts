@@ -8,6 +8,14 @@ import { assertParallelism } from './assert-parallelism.js';
  */
 export const DEFAULT_PARALLELISM = 64;
 
+/**
+ * Default lanes of the command dispatcher. Commands on different aggregates that share a lane wait
+ * for each other, and an idle lane costs nothing; the schedulers, not the lanes, bound the commands
+ * in flight. With 64 lanes, 64 callers on random aggregates kept about 40 lanes busy, and group
+ * commit's batches held about 25 appends; with 1,024 they held 57.
+ */
+export const DEFAULT_COMMAND_LANES = 1024;
+
 /** The group of an aggregate id: its hash floor-mod `parallelism`, so always in [0, parallelism). */
 export function groupKey(aggregateId: string, parallelism: number): number {
   assertParallelism(parallelism, 'groupKey');
