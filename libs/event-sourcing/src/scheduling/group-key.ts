@@ -2,9 +2,10 @@ import { sliceOfKey } from '../model/key-partition.js';
 import { assertParallelism } from './assert-parallelism.js';
 
 /**
- * Default number of dispatcher groups (serial lanes). Fixed rather than derived from the CPU
- * count so an aggregate id lands in the same group on every machine; groups are logical
- * lanes, not workers, so more of them only lowers the chance that two ids share a lane.
+ * Default parallelism of the schedulers and default number of the subscribers' event lanes (the
+ * command dispatcher's lanes default to DEFAULT_COMMAND_LANES). Fixed rather than derived from the
+ * CPU count so an aggregate id lands in the same lane on every machine; lanes are logical, not
+ * workers, so more of them only lowers the chance that two ids share one.
  */
 export const DEFAULT_PARALLELISM = 64;
 
