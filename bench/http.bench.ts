@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { type INestApplication, Module } from '@nestjs/common';
+import { Body, Controller, HttpCode, type INestApplication, Module, Param, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { EventSourcingModule, FASTIFY_ADAPTER_OPTIONS, type StoreOptions } from '@nest-es/core';
@@ -42,12 +42,54 @@ function load(options: HttpLoad): Promise<HttpFigures> {
   });
 }
 
+/**
+ * The floor under the HTTP figures: the same request to a Nest route that runs no command and sends a
+ * reply of the command route's shape, built once. What this route serves at 64 connections is what the
+ * adapter and Nest alone allow; a command over HTTP also pays for the command.
+ */
+const EMPTY_REPLY = { aggregateType: 'bench-account', aggregateId: '', sequence: 1, events: [{ type: 'Deposited', sequence: 1, position: 1, payload: { amount: 1 } }] };
+
+@Controller('commands/bench-account')
+class EmptyCommandController {
+  @Post(':aggregateId/Deposit')
+  @HttpCode(200)
+  send(@Param('aggregateId') aggregateId: string, @Body() _body: unknown): typeof EMPTY_REPLY {
+    return { ...EMPTY_REPLY, aggregateId };
+  }
+}
+
+@Module({ controllers: [EmptyCommandController] })
+class EmptyRouteModule {}
+
+const APP_OPTIONS = { logger: ['error' as const, 'warn' as const] };
+
+function createApp(module: Parameters<typeof NestFactory.create>[0], adapter: HttpAdapterKind): Promise<INestApplication> {
+  return adapter === 'express' ? NestFactory.create(module, APP_OPTIONS) : NestFactory.create(module, new FastifyAdapter(FASTIFY_ADAPTER_OPTIONS), APP_OPTIONS);
+}
+
 /** The bench module with HTTP on, as docs/http-api.md bootstraps it on each adapter. */
 function createHttpApp(store: StoreOptions, adapter: HttpAdapterKind): Promise<INestApplication> {
-  const module = { module: HttpBenchModule, imports: [EventSourcingModule.forRoot({ store, http: true })] };
-  const options = { logger: ['error' as const, 'warn' as const] };
-  return adapter === 'express' ? NestFactory.create(module, options) : NestFactory.create(module, new FastifyAdapter(FASTIFY_ADAPTER_OPTIONS), options);
+  return createApp({ module: HttpBenchModule, imports: [EventSourcingModule.forRoot({ store, http: true })] }, adapter);
 }
+
+async function listen(app: INestApplication): Promise<string> {
+  await app.listen(0, '127.0.0.1');
+  return `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+}
+
+/** The empty route (above) on one adapter at 64 connections, after the same one-second warm-up as the commands. */
+export async function measureEmptyRoute(adapter: HttpAdapterKind, durationMs: number, accounts: number): Promise<HttpFigures> {
+  const app = await createApp(EmptyRouteModule, adapter);
+  try {
+    const url = await listen(app);
+    await load({ url, connections: 64, durationS: 1, accounts });
+    return await load({ url, connections: 64, durationS: durationSeconds(durationMs), accounts });
+  } finally {
+    await app.close();
+  }
+}
+
+const durationSeconds = (durationMs: number) => Math.max(1, Math.round(durationMs / 1000));
 
 /**
  * Commands over the framework's HTTP contract (`POST /commands/bench-account/:id/Deposit`, on
@@ -57,9 +99,8 @@ function createHttpApp(store: StoreOptions, adapter: HttpAdapterKind): Promise<I
 export async function measureHttp(store: StoreOptions, adapter: HttpAdapterKind, durationMs: number, accounts: number): Promise<HttpLoadFigures> {
   const app = await createHttpApp(store, adapter);
   try {
-    await app.listen(0, '127.0.0.1');
-    const url = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
-    const durationS = Math.max(1, Math.round(durationMs / 1000));
+    const url = await listen(app);
+    const durationS = durationSeconds(durationMs);
     await warmAccounts(app, accounts);
     await load({ url, connections: 64, durationS: 1, accounts });
     const c1 = await load({ url, connections: 1, durationS, accounts });

@@ -83,6 +83,7 @@ function rows(results: BenchResults): Row[] {
     ...HTTP_ADAPTERS.flatMap((adapter): Row[] => [
       [`HTTP command on ${adapter}, 1 connection (p50 / p99, commands/s)`, http(results.http.sqlite?.[adapter]?.c1), http(results.http.postgres?.[adapter]?.c1)],
       [`HTTP command on ${adapter}, 64 connections`, http(results.http.sqlite?.[adapter]?.c64), http(results.http.postgres?.[adapter]?.c64)],
+      [`empty Nest route on ${adapter}, 64 connections (no command, no database: the floor)`, http(results.emptyRoute[adapter]), '-'],
     ]),
     [
       `projection catch-up from position 0 over ${(results.catchUp.sqlite ?? results.catchUp.postgres)?.events.toLocaleString('en-US') ?? '-'} events`,

@@ -17,11 +17,11 @@ import { RawSqlite } from './raw-sqlite.js';
 import { measurePoison, type PoisonFigures } from './poison.bench.js';
 import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
-import { HTTP_ADAPTERS, measureHttp } from './http.bench.js';
+import { HTTP_ADAPTERS, measureEmptyRoute, measureHttp } from './http.bench.js';
 import { measureJetStream, natsUrl } from './jetstream.bench.js';
 import { markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
-import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
+import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, EmptyRouteFigures, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
 import { measureScaleOut } from './scale-out.bench.js';
 import { measureSlowProjector, SLOW_PROJECTOR_MS } from './slow-projector.bench.js';
 import { round } from './stats.js';
@@ -103,9 +103,19 @@ async function benchHttp(db: BenchDatabase, plan: BenchPlan): Promise<DatabaseHt
   return http;
 }
 
+/** The HTTP figures' floor on each adapter: no database, so measured once per run. */
+async function benchEmptyRoute(plan: BenchPlan): Promise<EmptyRouteFigures> {
+  const figures = {} as EmptyRouteFigures;
+  for (const adapter of HTTP_ADAPTERS) {
+    log(`an empty Nest route on ${adapter} (autocannon, 64 connections)`);
+    figures[adapter] = await measureEmptyRoute(adapter, plan.httpMs, plan.accounts);
+  }
+  return figures;
+}
+
 /**
  * `--only http`: on each database, the in-process figure at 64 callers and then HTTP on each adapter
- * (the two figures the HTTP targets compare), printed with those targets.
+ * (the two figures the HTTP targets compare), then the empty route's floor, printed with those targets.
  */
 async function httpOnly(plan: BenchPlan, url: string): Promise<void> {
   const probe = await postgresDatabase(url);
@@ -129,7 +139,8 @@ async function httpOnly(plan: BenchPlan, url: string): Promise<void> {
       await db.cleanup();
     }
   }
-  console.log(JSON.stringify({ command, http, targets: httpTargets(command, http) }, null, 2));
+  const emptyRoute = await benchEmptyRoute(plan);
+  console.log(JSON.stringify({ command, http, emptyRoute, targets: httpTargets(command, http, emptyRoute) }, null, 2));
 }
 
 /** A fresh PostgreSQL schema (the server answered before). */
@@ -250,6 +261,7 @@ async function main(): Promise<void> {
       appendLock = await measureAppendLock(lockDb.store, plan.appendLockMs).finally(() => lockDb.cleanup());
     }
     const scaleOut = figures.has('postgres') ? await benchScaleOut(url, plan, skipped) : {};
+    const emptyRoute = await benchEmptyRoute(plan);
 
     log(`sqlite: sustained run of ${plan.memoryMs / 1000} s for memory`);
     const memoryApp = await bootBenchApp(sqlite.store);
@@ -276,6 +288,7 @@ async function main(): Promise<void> {
       command: Object.fromEntries([...figures].map(([db, f]) => [db, f.command])),
       raw: Object.fromEntries([...figures].map(([db, f]) => [db, f.raw])),
       http: Object.fromEntries([...figures].map(([db, f]) => [db, f.http])),
+      emptyRoute,
       catchUp: Object.fromEntries([...figures].map(([db, f]) => [db, f.catchUp])),
       poison: Object.fromEntries([...figures].map(([db, f]) => [db, f.poison])),
       ...(appendLock ? { appendLock } : {}),

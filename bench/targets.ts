@@ -57,8 +57,15 @@ export function poisonTargets(poison: BenchResults['poison']): Target[] {
   });
 }
 
-/** HTTP at 64 connections against the in-process gateway at 64 callers, on each adapter: the report says which meets it. */
-export function httpTargets(command: Partial<Record<DatabaseKind, { c64: CommandFigures }>>, http: BenchResults['http']): Target[] {
+/**
+ * HTTP at 64 connections against the in-process gateway at 64 callers, on each adapter: the report says which
+ * meets it, and what the adapter's empty route serves against the same in-process figure (its floor).
+ */
+export function httpTargets(
+  command: Partial<Record<DatabaseKind, { c64: CommandFigures }>>,
+  http: BenchResults['http'],
+  emptyRoute: BenchResults['emptyRoute'],
+): Target[] {
   return (['sqlite', 'postgres'] as const).flatMap((db) => {
     const inProcess = command[db];
     const figures = http[db];
@@ -69,7 +76,9 @@ export function httpTargets(command: Partial<Record<DatabaseKind, { c64: Command
       return {
         name: `HTTP commands/s at 64 connections >= 0.6x in-process at 64 callers, none failed (${db}, ${adapter})`,
         met: ratio >= 0.6 && c64.failed === 0,
-        detail: `${ratio.toFixed(2)}x: ${c64.perSec} vs ${inProcess.c64.perSec}, ${c64.failed} failed`,
+        detail:
+          `${ratio.toFixed(2)}x: ${c64.perSec} vs ${inProcess.c64.perSec}, ${c64.failed} failed; ` +
+          `an empty Nest route on ${adapter}: ${emptyRoute[adapter].perSec}/s (${(emptyRoute[adapter].perSec / inProcess.c64.perSec).toFixed(2)}x)`,
       };
     });
   });
@@ -129,7 +138,7 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): Target[] {
       });
     }
   }
-  targets.push(...httpTargets(results.command, results.http));
+  targets.push(...httpTargets(results.command, results.http, results.emptyRoute));
   targets.push(...poisonTargets(results.poison));
   const { memory } = results;
   // Flat: what is live after a full collection does not grow between the end of the first window (the aggregate
