@@ -42,13 +42,14 @@ function load(options: HttpLoad): Promise<HttpFigures> {
   });
 }
 
-/**
- * The floor under the HTTP figures: the same request to a Nest route that runs no command and sends a
- * reply of the command route's shape, built once. What this route serves at 64 connections is what the
- * adapter and Nest alone allow; a command over HTTP also pays for the command.
- */
+/** A reply of the command route's shape (one Deposited event), built once. */
 const EMPTY_REPLY = { aggregateType: 'bench-account', aggregateId: '', sequence: 1, events: [{ type: 'Deposited', sequence: 1, position: 1, payload: { amount: 1 } }] };
 
+/**
+ * The floor under the HTTP figures: the same request to a Nest route that runs no command and answers
+ * with EMPTY_REPLY. What this route serves at 64 connections is what the adapter and Nest alone allow;
+ * a command over HTTP also pays for the command.
+ */
 @Controller('commands/bench-account')
 class EmptyCommandController {
   @Post(':aggregateId/Deposit')
