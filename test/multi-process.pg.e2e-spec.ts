@@ -31,12 +31,17 @@ interface Command {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until<T>(read: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
+/** The last lines each instance wrote (its warnings and errors), for a failure to show what they saw. */
+function outputsOf(instances: AppProcess[]): string {
+  return instances.map((instance, i) => `instance ${i} wrote:\n${instance.output.join('').split('\n').slice(-20).join('\n')}`).join('\n');
+}
+
+async function until<T>(read: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 30_000, instances: AppProcess[] = []): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms; last seen ${JSON.stringify(value)}`);
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms; last seen ${JSON.stringify(value)}\n${outputsOf(instances)}`);
     await sleep(25);
   }
 }
@@ -119,7 +124,7 @@ describe('three app processes on PostgreSQL and NATS JetStream, one killed (SIGK
   }
 
   it('stores every acknowledged command once, projects and publishes every event once, fires every timer once, and re-owns the partitions in time', async () => {
-    await until(() => Promise.all(instances.map(partitionsOf)), sharedOnce(UNITS / 3), 'partitions spread over the three', 30_000);
+    await until(() => Promise.all(instances.map(partitionsOf)), sharedOnce(UNITS / 3), 'partitions spread over the three', 30_000, instances);
 
     const acknowledged: Command[] = [];
     const refused: Array<Command & { status: number; answer: string }> = [];
@@ -173,13 +178,13 @@ describe('three app processes on PostgreSQL and NATS JetStream, one killed (SIGK
       const killedAt = Date.now();
       await stopAppProcess(instances[1], 'SIGKILL');
       const survivors = [instances[0], instances[2]];
-      await until(() => Promise.all(survivors.map(partitionsOf)), sharedOnce(UNITS / 2), 'partitions re-owned by the two survivors', 30_000);
+      await until(() => Promise.all(survivors.map(partitionsOf)), sharedOnce(UNITS / 2), 'partitions re-owned by the two survivors', 30_000, instances);
       const reownedMs = Date.now() - killedAt;
       process.stdout.write(`multi-process: partitions re-owned ${reownedMs} ms after the SIGKILL (bound ${REOWN_BOUND_MS} ms + ${MARGIN_MS} ms margin)\n`);
       expect(reownedMs).toBeLessThan(REOWN_BOUND_MS + MARGIN_MS);
 
       instances[1] = await start();
-      await until(() => Promise.all(instances.map(partitionsOf)), sharedOnce(UNITS / 3), 'partitions shared with the restarted one', 30_000);
+      await until(() => Promise.all(instances.map(partitionsOf)), sharedOnce(UNITS / 3), 'partitions shared with the restarted one', 30_000, instances);
       const before = sent;
       await until(async () => sent, (n) => n >= before + 60, 'load after the restart', 60_000);
     } finally {
@@ -202,6 +207,8 @@ describe('three app processes on PostgreSQL and NATS JetStream, one killed (SIGK
       }),
       (s) => s.projected === s.ticketEvents && s.pendingTimers === 0 && s.reminded >= opened && s.published === s.events,
       'projections, timers and the publisher caught up',
+      30_000,
+      instances,
     );
 
     // Each acknowledged command stored once (retries after the kill carried the same Command-Id).

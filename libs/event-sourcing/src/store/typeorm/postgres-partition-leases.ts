@@ -28,6 +28,7 @@ export class PostgresPartitionLeases implements PartitionLeases {
   private slot = -1;
   private readonly held = new Set<string>();
   private readonly lostListeners = new Set<() => void>();
+  private joining?: Promise<void>;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -35,26 +36,13 @@ export class PostgresPartitionLeases implements PartitionLeases {
     private readonly Client: typeof pg.Client,
   ) {}
 
-  async join(onLost: () => void): Promise<void> {
+  join(onLost: () => void): Promise<void> {
     this.lostListeners.add(onLost);
-    if (this.client) return;
-    // The pool's settings carry the connection string and the search_path that selects the schema.
-    const client = new this.Client(this.pool.options);
-    client.on('error', (error) => this.logger.warn(`lease connection lost (${error.message})`));
-    client.on('end', () => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      this.held.clear();
-      for (const listener of this.lostListeners) listener();
-    });
-    try {
-      await client.connect();
-      this.slot = await this.takeSlot(client);
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    this.client = client;
+    if (this.client) return Promise.resolve();
+    // Its users (the processor, the publisher) join at the same time: they share one connection and
+    // slot, where each opening its own would leave a member that runs nothing but is given units.
+    this.joining ??= this.connect().finally(() => (this.joining = undefined));
+    return this.joining;
   }
 
   async members(): Promise<Membership> {
@@ -75,6 +63,8 @@ export class PostgresPartitionLeases implements PartitionLeases {
   }
 
   async leave(): Promise<void> {
+    // A join under way ends first, so its connection is closed here rather than left open.
+    await this.joining?.catch(() => undefined);
     const client = this.client;
     this.client = undefined;
     this.held.clear();
@@ -84,6 +74,26 @@ export class PostgresPartitionLeases implements PartitionLeases {
   /** Nest calls this at shutdown: whoever joined (partitions, the publisher), the connection closes. */
   onApplicationShutdown(): Promise<void> {
     return this.leave();
+  }
+
+  private async connect(): Promise<void> {
+    // The pool's settings carry the connection string and the search_path that selects the schema.
+    const client = new this.Client(this.pool.options);
+    client.on('error', (error) => this.logger.warn(`lease connection lost (${error.message})`));
+    client.on('end', () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.held.clear();
+      for (const listener of this.lostListeners) listener();
+    });
+    try {
+      await client.connect();
+      this.slot = await this.takeSlot(client);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    this.client = client;
   }
 
   private connection(): pg.Client {
