@@ -2,7 +2,7 @@
 // is its own PostgresPartitionLeases, with its own lease connection, as in separate processes.
 import { TypeOrmEventStore } from './typeorm-event-store.js';
 import { openTestDataSource, type TestDataSource } from '../../../../../test/support/test-database.js';
-import { PostgresPartitionLeases } from './postgres-partition-leases.js';
+import { MEMBER_CLASS, PostgresPartitionLeases } from './postgres-partition-leases.js';
 import { PostgresSqlClient, sqlClientFor } from './sql-client.js';
 
 if (process.env.ES_TEST_DB !== 'postgres') {
@@ -10,12 +10,14 @@ if (process.env.ES_TEST_DB !== 'postgres') {
 }
 
 let db: TestDataSource;
+let sql: PostgresSqlClient;
 const opened: PostgresPartitionLeases[] = [];
 
 beforeAll(async () => {
   db = await openTestDataSource();
   // The schema the leases are scoped to.
   await TypeOrmEventStore.create(db.dataSource);
+  sql = sqlClientFor(db.dataSource) as PostgresSqlClient;
 });
 
 afterEach(async () => {
@@ -29,7 +31,6 @@ afterAll(async () => {
 const noop = () => undefined;
 
 function instance(): PostgresPartitionLeases {
-  const sql = sqlClientFor(db.dataSource) as PostgresSqlClient;
   const leases = new PostgresPartitionLeases(sql.pool, sql.driver.Client);
   opened.push(leases);
   return leases;
@@ -88,12 +89,11 @@ describe('PostgresPartitionLeases', () => {
     await a.join(onLost);
     expect(await a.tryAcquire('unit-3')).toBe(true);
     const { self } = await a.members();
-    const sql = sqlClientFor(db.dataSource) as PostgresSqlClient;
     // Another session ends the lease connection, as a failover or an administrator would.
     await sql.pool.query(
       `SELECT pg_terminate_backend(pid) FROM pg_locks
         WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND objid = $1
-          AND classid = (hashtext('es_members:' || current_schema())::bigint & 4294967295)::oid`,
+          AND classid = (${MEMBER_CLASS}::bigint & 4294967295)::oid`,
       [self],
     );
     for (let waited = 0; lost === 0 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));

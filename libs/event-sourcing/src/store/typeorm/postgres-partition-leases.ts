@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Membership, PartitionLeases } from '../partition-leases.js';
 
 /** Instances' slots: advisory locks (class, slot) whose class is per schema, so pg_locks can list them. */
-const MEMBER_CLASS = `hashtext('es_members:' || current_schema())`;
+export const MEMBER_CLASS = `hashtext('es_members:' || current_schema())`;
 const TAKE_SLOT_SQL = `SELECT pg_try_advisory_lock(${MEMBER_CLASS}, $1) AS taken`;
 const MEMBERS_SQL = `SELECT objid::bigint AS slot FROM pg_locks
   WHERE locktype = 'advisory' AND granted AND objsubid = 2
