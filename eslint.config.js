@@ -21,8 +21,8 @@ export default tseslint.config(
     // Discovery reads decorated classes by reflection, and tests read untyped JSON bodies: there
     // `any` and `Function` are the honest types.
     files: [
-      'libs/event-sourcing/src/{decorators,discovery,module,cqrs,testing}/**/*.ts',
-      'libs/event-sourcing/src/model/aggregate-definition.ts',
+      'libs/core/src/{adapter,decorators,discovery,module,cqrs,testing}/**/*.ts',
+      'libs/core/src/model/aggregate-definition.ts',
       'test/**/*.ts',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-unsafe-function-type': 'off' },

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { StoreOptions } from '@nest-es/core';
+import type { StoreOptions } from '@nest-es/typeorm';
 import type { AppendProcessLoad } from './append-process.js';
 import { round } from './stats.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { TypeOrmEventStore, type StoreOptions } from '@nest-es/core';
-import { openDataSource } from '@nest-es/core/testing';
+import { TypeOrmEventStore, type StoreOptions } from '@nest-es/typeorm';
+import { openDataSource } from '@nest-es/typeorm';
 
 export interface AppendProcessLoad {
   store: StoreOptions;

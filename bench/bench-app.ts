@@ -1,7 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EventSourcingModule, type EventSourcingModuleOptions, type StoreOptions } from '@nest-es/core';
+import { EventSourcingModule, type EventSourcingModuleOptions } from '@nest-es/core';
+import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, LedgerAggregate } from './bench-aggregates.js';
 
 @Module({ providers: [AccountAggregate, LedgerAggregate] })
@@ -10,7 +11,7 @@ class BenchAggregatesModule {}
 /** The framework as an application uses it: EventSourcingModule.forRoot plus the bench aggregates, no HTTP. */
 export function bootBenchApp(store: StoreOptions, options: Partial<EventSourcingModuleOptions> = {}): Promise<INestApplicationContext> {
   return NestFactory.createApplicationContext(
-    { module: BenchAggregatesModule, imports: [EventSourcingModule.forRoot({ store, ...options })] },
+    { module: BenchAggregatesModule, imports: [EventSourcingModule.forRoot({ adapter: typeorm(store), ...options })] },
     { logger: ['error', 'warn'] },
   );
 }

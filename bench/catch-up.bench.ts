@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EVENT_STORE, EventSourcingModule, OnEvent, Projector, type EventStore, type NewEvent, type StoreOptions, type StoredEvent } from '@nest-es/core';
+import { EVENT_STORE, EventSourcingModule, OnEvent, Projector, type EventStore, type NewEvent, type StoredEvent } from '@nest-es/core';
+import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposited } from './bench-aggregates.js';
 import { round } from './stats.js';
 import { EventProcessor, eventTypeName } from '@nest-es/core/testing';
@@ -33,7 +34,7 @@ class CatchUpBenchModule {}
 
 function bootCatchUpApp(store: StoreOptions, processing: boolean): Promise<INestApplicationContext> {
   return NestFactory.createApplicationContext(
-    { module: CatchUpBenchModule, imports: [EventSourcingModule.forRoot({ store, processing: { enabled: processing } })] },
+    { module: CatchUpBenchModule, imports: [EventSourcingModule.forRoot({ adapter: typeorm(store), processing: { enabled: processing } })] },
     { logger: ['error', 'warn'] },
   );
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { StoreOptions } from '@nest-es/core';
+import type { StoreOptions } from '@nest-es/typeorm';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 

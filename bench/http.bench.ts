@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { Body, Controller, HttpCode, type INestApplication, Module, Param, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { EventSourcingModule, FASTIFY_ADAPTER_OPTIONS, type StoreOptions } from '@nest-es/core';
+import { EventSourcingModule } from '@nest-es/core';
+import { FASTIFY_ADAPTER_OPTIONS, EventSourcingHttpModule } from '@nest-es/http';
+import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate } from './bench-aggregates.js';
 import { warmAccounts } from './command.bench.js';
 import type { HttpLoad } from './http-load.js';
@@ -70,7 +72,7 @@ function createApp(module: Parameters<typeof NestFactory.create>[0], adapter: Ht
 
 /** The bench module with HTTP on, as docs/http-api.md bootstraps it on each adapter. */
 function createHttpApp(store: StoreOptions, adapter: HttpAdapterKind): Promise<INestApplication> {
-  return createApp({ module: HttpBenchModule, imports: [EventSourcingModule.forRoot({ store, http: true })] }, adapter);
+  return createApp({ module: HttpBenchModule, imports: [EventSourcingModule.forRoot({ adapter: typeorm(store), metrics: true }), EventSourcingHttpModule.forRoot()] }, adapter);
 }
 
 async function listen(app: INestApplication): Promise<string> {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { TypeOrmEventStore } from '@nest-es/core';
-import { openDataSource } from '@nest-es/core/testing';
+import { TypeOrmEventStore } from '@nest-es/typeorm';
+import { openDataSource } from '@nest-es/typeorm';
 import { seedDeposits } from './catch-up.bench.js';
 import type { BenchDatabase } from './databases.js';
 import { InstanceProcess } from './instance-process.js';

@@ -5,17 +5,15 @@ import {
   CHECKPOINT_STORE,
   CommandGateway,
   DEAD_LETTER_STORE,
-  READ_MODEL_DATA_SOURCE,
   EventSourcingModule,
   OnEvent,
-  portableQuery,
   Projector,
   SyncMode,
   type CheckpointStore,
   type DeadLetterStore,
-  type StoreOptions,
   type StoredEvent,
 } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, portableQuery, type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { distribution, timeEach, type Distribution } from './stats.js';
 
@@ -64,7 +62,7 @@ class PoisonBenchModule {}
 /** `samples` SIMPLE deposits without a poison, then `samples` more while poison events keep arriving. */
 export async function measurePoison(store: StoreOptions, samples: number): Promise<PoisonFigures> {
   const app = await NestFactory.createApplicationContext(
-    { module: PoisonBenchModule, imports: [EventSourcingModule.forRoot({ store, syncTimeoutMs: 30_000 })] },
+    { module: PoisonBenchModule, imports: [EventSourcingModule.forRoot({ adapter: typeorm(store), syncTimeoutMs: 30_000 })] },
     { logger: false },
   );
   try {

@@ -2,7 +2,8 @@ import { Inject, Module, type INestApplicationContext, type OnModuleInit } from 
 import { NestFactory } from '@nestjs/core';
 import { IsString } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Aggregate, AggregateId, Apply, CommandGateway, CommandHandler, READ_MODEL_DATA_SOURCE, EventSourcingModule, OnEvent, portableQuery, Projector, Saga, SyncMode, type StoreOptions, type StoredEvent } from '@nest-es/core';
+import { Aggregate, AggregateId, Apply, CommandGateway, CommandHandler, EventSourcingModule, OnEvent, Projector, Saga, SyncMode, type StoredEvent } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, portableQuery, type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { distribution, round, timeEach } from './stats.js';
 import { EventNotifier } from '@nest-es/core/testing';
@@ -97,7 +98,7 @@ class ProjectionBenchModule {}
 
 function bootProjectionApp(store: StoreOptions): Promise<INestApplicationContext> {
   return NestFactory.createApplicationContext(
-    { module: ProjectionBenchModule, imports: [EventSourcingModule.forRoot({ store, syncTimeoutMs: 30_000 })] },
+    { module: ProjectionBenchModule, imports: [EventSourcingModule.forRoot({ adapter: typeorm(store), syncTimeoutMs: 30_000 })] },
     { logger: ['error', 'warn'] },
   );
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { EVENT_SOURCING_DATA_SOURCE } from '@nest-es/core';
+import { EVENT_SOURCING_DATA_SOURCE } from '@nest-es/typeorm';
 import { bootBenchApp } from './bench-app.js';
 import { measureAppendLock } from './append-lock.bench.js';
 import { measureCatchUp } from './catch-up.bench.js';

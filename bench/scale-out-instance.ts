@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { DataSource, EntityManager } from 'typeorm';
-import { CommandGateway, READ_MODEL_DATA_SOURCE, EventSourcingError, EventSourcingModule, NatsJetStreamModule, OnEvent, portableQuery, Projector, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, EventSourcingError, EventSourcingModule, OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, portableQuery, typeorm } from '@nest-es/typeorm';
+import { NatsJetStreamModule } from '@nest-es/nats';
 import { EventNotifier, EventProcessor } from '@nest-es/core/testing';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { measureAtRate } from './command.bench.js';
@@ -49,7 +51,7 @@ const app = await NestFactory.createApplicationContext(
   {
     module: InstanceModule,
     imports: [
-      EventSourcingModule.forRoot({ store: options.store, processing }),
+      EventSourcingModule.forRoot({ adapter: typeorm(options.store), processing }),
       ...(publisher ? [NatsJetStreamModule.forRoot({ servers: publisher.servers, publisher: { stream: publisher.stream, subjectPrefix: publisher.subjectPrefix } })] : []),
     ],
   },

@@ -1,4 +1,4 @@
-import type { StoreOptions } from '@nest-es/core';
+import type { StoreOptions } from '@nest-es/typeorm';
 
 /** The projector of the scale-out figures (its partitions' checkpoints are `bench-scale-out#<i>/<n>`). */
 export const SCALE_OUT_VIEW = 'bench-scale-out';

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { TypeOrmEventStore } from '@nest-es/core';
-import { openDataSource } from '@nest-es/core/testing';
+import { TypeOrmEventStore } from '@nest-es/typeorm';
+import { openDataSource } from '@nest-es/typeorm';
 import { seedDeposits } from './catch-up.bench.js';
 import type { BenchDatabase } from './databases.js';
 import { InstanceProcess } from './instance-process.js';

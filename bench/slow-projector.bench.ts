@@ -1,7 +1,8 @@
 import { Inject, Module, type INestApplicationContext, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { DataSource, EntityManager } from 'typeorm';
-import { CommandGateway, EventSourcingModule, OnEvent, portableQuery, Projector, READ_MODEL_DATA_SOURCE, type StoreOptions, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, EventSourcingModule, OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { portableQuery, READ_MODEL_DATA_SOURCE, type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { bootBenchApp } from './bench-app.js';
 import { distribution, type Distribution } from './stats.js';
@@ -73,7 +74,7 @@ export async function measureSlowProjector(store: StoreOptions, durationMs: numb
     await plain.close();
   }
   const app: INestApplicationContext = await NestFactory.createApplicationContext(
-    { module: SlowProjectorBenchModule, imports: [EventSourcingModule.forRoot({ store })] },
+    { module: SlowProjectorBenchModule, imports: [EventSourcingModule.forRoot({ adapter: typeorm(store) })] },
     { logger: ['error', 'warn'] },
   );
   try {

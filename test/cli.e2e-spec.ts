@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { CommandGateway, EVENT_STORE_ADAPTER, type EventStore, SNAPSHOT_STORE, type SnapshotStore, type StoreOptions } from '@nest-es/core';
+import { CommandGateway, EVENT_STORE_ADAPTER, type EventStore, SNAPSHOT_STORE, type SnapshotStore } from '@nest-es/core';
+import { type StoreOptions } from '@nest-es/typeorm';
 import { DepositFunds, RegisterPlayer } from '../apps/poker/src/player/index.js';
 import { PlayerTokens } from '../apps/poker/src/auth/player-tokens.service.js';
 import { createPokerApp } from './support/poker-app.js';
@@ -18,7 +19,7 @@ function databaseUrl(options: StoreOptions): string {
 
 async function cli(store: TestStore, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['libs/event-sourcing/dist/cli/main.js', '--app', 'dist/apps/poker/src/maintenance.js', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['libs/cli/dist/main.js', '--app', 'dist/apps/poker/src/maintenance.js', ...args], {
       env: { ...process.env, DATABASE_URL: databaseUrl(store.options) },
     });
     return { code: 0, stdout, stderr };
@@ -115,13 +116,13 @@ describe('the maintenance CLI (npm run cli), run as a process on the database un
   });
 
   it('says what is missing when no application is given, and lists its commands on --help', async () => {
-    const bare = await run(process.execPath, ['libs/event-sourcing/dist/cli/main.js', 'snapshots', 'rebuild', 'player'], { env: { ...process.env, NEST_ES_APP: '' } }).catch((error) => error);
+    const bare = await run(process.execPath, ['libs/cli/dist/main.js', 'snapshots', 'rebuild', 'player'], { env: { ...process.env, NEST_ES_APP: '' } }).catch((error) => error);
     expect(bare.code).toBe(1);
     expect(bare.stderr).toMatch(/no application given: pass --app <file>/);
-    const missing = await run(process.execPath, ['libs/event-sourcing/dist/cli/main.js', '--app', 'dist/nowhere.js', 'snapshots', 'rebuild', 'player']).catch((error) => error);
+    const missing = await run(process.execPath, ['libs/cli/dist/main.js', '--app', 'dist/nowhere.js', 'snapshots', 'rebuild', 'player']).catch((error) => error);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/cannot load the application from dist\/nowhere\.js: the file does not exist/);
-    const help = await run(process.execPath, ['libs/event-sourcing/dist/cli/main.js', '--help']);
+    const help = await run(process.execPath, ['libs/cli/dist/main.js', '--help']);
     expect(help.stdout).toMatch(/snapshots/);
     expect(help.stdout).toMatch(/projections/);
     expect(help.stdout).toMatch(/events/);

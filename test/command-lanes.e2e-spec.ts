@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import { CommandGateway, EventSourcingModule, type EventSourcingModuleOptions } from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { typeorm } from '@nest-es/typeorm';
 
 /**
  * Commands on different aggregates that share a dispatcher lane wait for each other. These two ids
@@ -16,7 +17,7 @@ const SLOW_MS = 1500;
 /** How long a one-event command on OTHER_ID takes while a slow one on SLOW_ID runs. */
 async function otherCommandMs(options: Partial<EventSourcingModuleOptions>, store: TestStore): Promise<number> {
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: store.options, ...options })],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options), ...options })],
     providers: [CounterAggregate],
   }).compile();
   const app: INestApplication = moduleRef.createNestApplication({ logger: false });

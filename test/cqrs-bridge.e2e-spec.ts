@@ -18,12 +18,13 @@ import { EventSourcingCqrsModule, storedEventOf, withOptions } from '@nest-es/co
 import { createTestStore, type TestStore } from './support/test-store.js';
 import { Receipts, SendReceipt, StoredEventAudit, WALLET_CQRS_PROVIDERS } from './support/wallet.cqrs.js';
 import { DepositFunds, FundsDeposited, FundsWithdrawn, OpenWallet, WalletAssigned, WALLET_PROVIDERS, WalletWatched, WithdrawFunds } from './support/wallet.domain.js';
+import { typeorm } from '@nest-es/typeorm';
 
 const WITH_CQRS: ModuleMetadata['imports'] = [CqrsModule.forRoot(), EventSourcingCqrsModule];
 
 function createApp(store: TestStore, imports: ModuleMetadata['imports'], providers: ModuleMetadata['providers']): Promise<INestApplication> {
   return Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: store.options, processing: { pollIntervalMs: 50 } }), ...(imports ?? [])],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options), processing: { pollIntervalMs: 50 } }), ...(imports ?? [])],
     providers,
   })
     .compile()

@@ -6,8 +6,9 @@ import { Test } from '@nestjs/testing';
 import { EventSourcingModule } from '@nest-es/core';
 import { PlaceOrder, SHOP_PROVIDERS } from './support/shop.domain.js';
 import { createTestStore, testDatabaseKind, type TestStore } from './support/test-store.js';
-import { deterministicId, openDataSource } from '@nest-es/core/testing';
-import { readModelStore, TypeOrmCheckpointStore, TypeOrmEventStore } from '@nest-es/core';
+import { deterministicId } from '@nest-es/core/testing';
+import { openDataSource, typeorm } from '@nest-es/typeorm';
+import { readModelStore, TypeOrmCheckpointStore, TypeOrmEventStore } from '@nest-es/typeorm';
 
 const ORDERS = 300;
 const SKUS = 30;
@@ -50,7 +51,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 45
 async function storeWithBacklog(): Promise<Omit<Backlog, 'children'>> {
   const store = await createTestStore();
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: store.options, processing: { enabled: false } })],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options), processing: { enabled: false } })],
     providers: SHOP_PROVIDERS,
   }).compile();
   const writer = moduleRef.createNestApplication({ logger: false });

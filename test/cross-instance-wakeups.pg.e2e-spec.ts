@@ -1,7 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import pg from 'pg';
-import { CommandGateway, EventSourcingModule, OnEvent, Projector, SyncMode, type ProcessingOptions, type StoredEvent, type StoreOptions } from '@nest-es/core';
+import { CommandGateway, EventSourcingModule, OnEvent, Projector, SyncMode, type ProcessingOptions, type StoredEvent } from '@nest-es/core';
+import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { EventNotifier } from '@nest-es/core/testing';
 import { Added, AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { gateEntered, openGate, passGate } from './support/gate.js';
@@ -131,7 +132,7 @@ class WakeProbe {
 
 async function createCounterApp(store: StoreOptions, processing: ProcessingOptions): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store, http: false, processing })],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store), processing })],
     providers: [CounterAggregate, WakeProbe],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: ['error'] });

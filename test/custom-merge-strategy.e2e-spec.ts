@@ -5,6 +5,8 @@ import { Aggregate, CommandHandler, EventSourcingModule } from '@nest-es/core';
 import { exposedForTests } from '@nest-es/core/testing';
 import { AddLine, AlwaysParkMerge, LineAdded, LinesCommuteMerge, NotebookAggregate } from './support/notebook.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { typeorm } from '@nest-es/typeorm';
+import { EventSourcingHttpModule } from '@nest-es/http';
 
 describe('a merge strategy of the application, registered and chosen like the built-ins', () => {
   let store: TestStore;
@@ -14,7 +16,7 @@ describe('a merge strategy of the application, registered and chosen like the bu
   beforeAll(async () => {
     store = await createTestStore();
     const moduleRef = await Test.createTestingModule({
-      imports: [EventSourcingModule.forRoot({ store: store.options, http: { aggregateReads: true } })],
+      imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options), metrics: true }), EventSourcingHttpModule.forRoot({ aggregateReads: true })],
       providers: [exposedForTests(NotebookAggregate), LinesCommuteMerge, AlwaysParkMerge],
     }).compile();
     app = moduleRef.createNestApplication({ logger: false });
@@ -83,7 +85,7 @@ describe('a merge strategy of the application, registered and chosen like the bu
     const other = await createTestStore();
     try {
       const moduleRef = await Test.createTestingModule({
-        imports: [EventSourcingModule.forRoot({ store: other.options })],
+        imports: [EventSourcingModule.forRoot({ adapter: typeorm(other.options) })],
         providers: [StrayAggregate],
       }).compile();
       const failing = moduleRef.createNestApplication({ logger: false });

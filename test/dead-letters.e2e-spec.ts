@@ -4,6 +4,7 @@ import { DEAD_LETTER_STORE, DeadLetterService, EventSourcingModule, type DeadLet
 import { CommandDeadLetterRetrier } from '@nest-es/core/testing';
 import { createTestStore } from './support/test-store.js';
 import { useMergeApp } from './support/merge-app-suite.js';
+import { typeorm } from '@nest-es/typeorm';
 
 describe('MANUAL merge and the dead-letter routes', () => {
   const suite = useMergeApp();
@@ -169,7 +170,7 @@ describe('MANUAL merge and the dead-letter routes', () => {
       constructor(readonly deadLetters: DeadLetterService) {}
     }
     const own = await createTestStore();
-    const moduleRef = await Test.createTestingModule({ imports: [EventSourcingModule.forRoot({ store: own.options })], providers: [Reviewer] }).compile();
+    const moduleRef = await Test.createTestingModule({ imports: [EventSourcingModule.forRoot({ adapter: typeorm(own.options) })], providers: [Reviewer] }).compile();
     try {
       expect(moduleRef.get(Reviewer).deadLetters).toBeInstanceOf(DeadLetterService);
     } finally {

@@ -17,6 +17,8 @@ import {
   seen,
 } from './support/evolving-account.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { typeorm } from '@nest-es/typeorm';
+import { EventSourcingHttpModule } from '@nest-es/http';
 
 const published: Array<{ event: object; name?: string; version?: number }> = [];
 
@@ -30,7 +32,7 @@ class PublishedFunds implements IEventHandler<FundsAdded> {
 
 async function boot(store: TestStore, providers: Type[], imports: NonNullable<Parameters<typeof Test.createTestingModule>[0]['imports']> = []): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: store.options, http: { aggregateReads: true }, processing: { pollIntervalMs: 20 } }), ...imports],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options), processing: { pollIntervalMs: 20 }, metrics: true }), EventSourcingHttpModule.forRoot({ aggregateReads: true }), ...imports],
     providers,
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });

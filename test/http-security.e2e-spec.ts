@@ -10,17 +10,18 @@ import {
   type CommandContext,
   CommandHandler,
   EVENT_STORE,
-  type EventSourcingHttpOptions,
   EventSourcingModule,
   type EventStore,
   PermissionDeniedError,
   UnauthenticatedError,
 } from '@nest-es/core';
+import { type EventSourcingHttpOptions, EventSourcingHttpModule } from '@nest-es/http';
 import { EventSourcingRegistry } from '@nest-es/core/testing';
 import { IsString } from 'class-validator';
 import request from 'supertest';
 import { createHttpApp, HTTP_ADAPTERS, type HttpAdapterName } from './support/http-adapter.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { typeorm } from '@nest-es/typeorm';
 
 class Post {
   @AggregateId() @IsString() noteId!: string;
@@ -123,7 +124,7 @@ class LogLines implements LoggerService {
 
 async function boot(adapter: HttpAdapterName, store: TestStore, http: boolean | EventSourcingHttpOptions, logger: LoggerService | false = false): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: store.options, http })],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options), metrics: true }), EventSourcingHttpModule.forRoot(http === true ? {} : http || {})],
     providers: [NoteAggregate, HeaderAuthGuard, { provide: APP_GUARD, useClass: BlocklistGuard }],
   }).compile();
   return createHttpApp(moduleRef, adapter, logger);

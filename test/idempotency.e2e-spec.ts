@@ -3,10 +3,11 @@ import { CommandGateway, EventSourcingModule, EVENT_STORE, type EventStore } fro
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 import { useMergeApp } from './support/merge-app-suite.js';
+import { typeorm } from '@nest-es/typeorm';
 
 async function boot(store: TestStore) {
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: store.options })],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options) })],
     providers: [CounterAggregate],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });

@@ -3,10 +3,12 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
-import { CommandGateway, EVENT_STORE, EventSourcingModule, NatsJetStreamModule, type EventStore, type NatsJetStreamOptions, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, EVENT_STORE, EventSourcingModule, type EventStore, type StoredEvent } from '@nest-es/core';
+import { NatsJetStreamModule, type NatsJetStreamOptions } from '@nest-es/nats';
 import { PrivateNatsServer } from './support/nats-server.js';
 import { PayOrder, PlaceOrder, SHOP_PROVIDERS, StockCounted } from './support/shop.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { typeorm } from '@nest-es/typeorm';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
@@ -21,7 +23,7 @@ async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise
 async function shopWithNats(store: TestStore, nats: Omit<NatsJetStreamOptions, 'servers'>, servers = NATS_URL): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
     imports: [
-      EventSourcingModule.forRoot({ store: store.options, processing: { pollIntervalMs: 50, timerPollIntervalMs: 20 } }),
+      EventSourcingModule.forRoot({ adapter: typeorm(store.options), processing: { pollIntervalMs: 50, timerPollIntervalMs: 20 } }),
       NatsJetStreamModule.forRoot({ servers, ...nats }),
     ],
     providers: SHOP_PROVIDERS,

@@ -1,5 +1,6 @@
 import { Test } from '@nestjs/testing';
-import { CommandGateway, ErrorCode, EventSourcingError, EventSourcingModule, SyncMode, portableQuery, type CommandResult, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, ErrorCode, EventSourcingError, EventSourcingModule, SyncMode, type CommandResult, type StoredEvent } from '@nest-es/core';
+import { portableQuery, typeorm } from '@nest-es/typeorm';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
@@ -8,12 +9,13 @@ import { startPokerProcess } from './support/poker-process.js';
 import { createShopApp } from './support/shop-app.js';
 import { PlaceOrder, ShopProjector } from './support/shop.domain.js';
 import { createTestStore, testDatabaseKind, type TestStore } from './support/test-store.js';
-import { AdmissionGate, EventSourcingLifecycle, openDataSource } from '@nest-es/core/testing';
-import { readModelStore, TypeOrmEventStore } from '@nest-es/core';
+import { AdmissionGate, EventSourcingLifecycle } from '@nest-es/core/testing';
+import { openDataSource } from '@nest-es/typeorm';
+import { readModelStore, TypeOrmEventStore } from '@nest-es/typeorm';
 
 async function bootCounter(store: TestStore, shutdownTimeoutMs: number) {
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: store.options, shutdownTimeoutMs })],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options), shutdownTimeoutMs })],
     providers: [CounterAggregate],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });

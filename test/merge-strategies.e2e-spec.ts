@@ -8,13 +8,13 @@ import {
   Apply,
   CommandGateway,
   CommandHandler,
-  EVENT_SOURCING_DATA_SOURCE,
   EventSourcingModule,
   MergeHandler,
   MergeStrategy,
   proceed,
   SequenceMismatchError,
 } from '@nest-es/core';
+import { EVENT_SOURCING_DATA_SOURCE, typeorm } from '@nest-es/typeorm';
 import { RenamePlayer } from '../apps/poker/src/player/index.js';
 import { CapturingLogger } from './support/capturing-logger.js';
 import { createMergeApp } from './support/merge-app.js';
@@ -219,7 +219,7 @@ describe('AGGREGATE_HANDLES wiring', () => {
     const store = await createTestStore();
     try {
       const moduleRef = await Test.createTestingModule({
-        imports: [EventSourcingModule.forRoot({ store: store.options })],
+        imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options) })],
         providers: aggregates as never[],
       }).compile();
       const app = moduleRef.createNestApplication({ logger: false });

@@ -3,14 +3,17 @@ import { Test } from '@nestjs/testing';
 import { CommandGateway, EventSourcingModule, EVENT_STORE, type EventStore } from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
-import { createDataSource } from '@nest-es/core/testing';
+import { createDataSource, typeorm } from '@nest-es/typeorm';
 
 const SETTINGS = Symbol('SETTINGS');
 
 @Module({ providers: [{ provide: SETTINGS, useValue: { shutdownTimeoutMs: 2_000 } }], exports: [SETTINGS] })
 class SettingsModule {}
 
-describe('EventSourcingModule.forRootAsync with an application-owned DataSource', () => {
+/** Where the application keeps its own DataSource (as `@nestjs/typeorm` does under its token). */
+const APP_DATA_SOURCE = Symbol('APP_DATA_SOURCE');
+
+describe('EventSourcingModule.forRootAsync with an application-owned DataSource, found by its token', () => {
   let store: TestStore;
 
   beforeEach(async () => {
@@ -27,12 +30,13 @@ describe('EventSourcingModule.forRootAsync with an application-owned DataSource'
     const moduleRef = await Test.createTestingModule({
       imports: [
         EventSourcingModule.forRootAsync({
+          adapter: typeorm({ dataSource: APP_DATA_SOURCE }),
           imports: [SettingsModule],
           inject: [SETTINGS],
-          useFactory: (settings: { shutdownTimeoutMs: number }) => ({ store: { dataSource }, ...settings }),
+          useFactory: (settings: { shutdownTimeoutMs: number }) => ({ ...settings }),
         }),
       ],
-      providers: [CounterAggregate],
+      providers: [CounterAggregate, { provide: APP_DATA_SOURCE, useValue: dataSource }],
     }).compile();
     const app = moduleRef.createNestApplication({ logger: false });
     await app.init();

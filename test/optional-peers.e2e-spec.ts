@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import type { StoreOptions } from '@nest-es/core';
+import type { StoreOptions } from '@nest-es/typeorm';
 
 /*
  * pg, better-sqlite3, prom-client, @nestjs/cqrs and @opentelemetry/api are optional peer dependencies: an app runs

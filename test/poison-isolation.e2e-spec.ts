@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import { CommandGateway, DEAD_LETTER_STORE, EventSourcingModule, SyncMode, type DeadLetterStore } from '@nest-es/core';
 import { BalancesProjector, BANKROLL_PROVIDERS, Deposit, MAX_BANKROLL } from './support/bankroll.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { typeorm } from '@nest-es/typeorm';
 
 async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -27,7 +28,7 @@ describe('poison isolation: a failing event holds back only its own aggregate', 
   beforeAll(async () => {
     store = await createTestStore();
     const moduleRef = await Test.createTestingModule({
-      imports: [EventSourcingModule.forRoot({ store: store.options, http: false, syncTimeoutMs: 10_000, processing: { pollIntervalMs: 50 } })],
+      imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options), syncTimeoutMs: 10_000, processing: { pollIntervalMs: 50 } })],
       providers: BANKROLL_PROVIDERS,
     }).compile();
     app = moduleRef.createNestApplication({ logger: false });

@@ -1,7 +1,8 @@
-import { EVENT_STORE, type EventStore, readModelStore, TIMER_STORE, type TimerStore } from '@nest-es/core';
+import { EVENT_STORE, type EventStore, TIMER_STORE, type TimerStore } from '@nest-es/core';
+import { readModelStore } from '@nest-es/typeorm';
 import { checkOrCall, eventually, playOut, type PokerServer, startPokerServer } from './support/poker-server.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
-import { createDataSource } from '@nest-es/core/testing';
+import { createDataSource } from '@nest-es/typeorm';
 
 /** The app closed in the middle of a hand and created again on the same store: the hand goes on. */
 describe('poker across a restart', () => {

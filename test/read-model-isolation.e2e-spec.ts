@@ -3,18 +3,21 @@ import { Test } from '@nestjs/testing';
 import {
   CHECKPOINT_STORE,
   CommandGateway,
-  EVENT_SOURCING_DATA_SOURCE,
   EVENT_STORE,
   EventSourcingModule,
   OnEvent,
   Projector,
-  READ_MODEL_DATA_SOURCE,
-  portableQuery,
   type CheckpointStore,
   type EventStore,
-  type ReadModelOptions,
   type StoredEvent,
 } from '@nest-es/core';
+import {
+  EVENT_SOURCING_DATA_SOURCE,
+  READ_MODEL_DATA_SOURCE,
+  portableQuery,
+  type ReadModelOptions,
+  typeorm,
+} from '@nest-es/typeorm';
 import { deferred, type Deferred } from '@nest-es/core/testing';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AddMany, Added, CounterAggregate } from './support/counter.aggregate.js';
@@ -59,7 +62,7 @@ class SlowProjector implements OnModuleInit {
 
 async function boot(store: Pick<TestStore, 'options'>, readModels?: ReadModelOptions): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: store.options, readModels, processing: { pollIntervalMs: 50 } })],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm({ ...store.options, readModels }), processing: { pollIntervalMs: 50 } })],
     providers: [CounterAggregate, SlowProjector],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: ['error'] });

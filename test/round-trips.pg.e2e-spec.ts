@@ -2,7 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { CommandGateway, EventSourcingModule, EVENT_SOURCING_DATA_SOURCE } from '@nest-es/core';
+import { CommandGateway, EventSourcingModule } from '@nest-es/core';
+import { EVENT_SOURCING_DATA_SOURCE, typeorm } from '@nest-es/typeorm';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
@@ -40,7 +41,7 @@ describe('round trips per command on PostgreSQL', () => {
   beforeAll(async () => {
     store = await createTestStore();
     const moduleRef = await Test.createTestingModule({
-      imports: [EventSourcingModule.forRoot({ store: store.options })],
+      imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options) })],
       providers: [CounterAggregate],
     }).compile();
     app = moduleRef.createNestApplication({ logger: false });

@@ -16,6 +16,7 @@ import { CapturingLogger } from './support/capturing-logger.js';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { Count, tallyAggregate } from './support/tally.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { typeorm } from '@nest-es/typeorm';
 
 let store: TestStore;
 let app: INestApplication;
@@ -28,7 +29,7 @@ const logs = new CapturingLogger();
 beforeAll(async () => {
   store = await createTestStore();
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: store.options })],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options) })],
     providers: [tallyAggregate({ snapshot: { every: 1000, retain: 2 } }), CounterAggregate],
   }).compile();
   app = moduleRef.createNestApplication({ logger: logs });

@@ -4,12 +4,12 @@ import type { DataSource } from 'typeorm';
 import {
   AggregateReader,
   CommandGateway,
-  EVENT_SOURCING_DATA_SOURCE,
   EventSourcingModule,
   SNAPSHOT_STORE,
   type EventSourcingModuleOptions,
   type SnapshotStore,
 } from '@nest-es/core';
+import { EVENT_SOURCING_DATA_SOURCE, typeorm } from '@nest-es/typeorm';
 import { CapturingLogger } from './support/capturing-logger.js';
 import { Count, Milestone, tallyAggregate } from './support/tally.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
@@ -34,7 +34,7 @@ afterAll(async () => {
 async function boot(aggregate: Type, options: Partial<EventSourcingModuleOptions> = {}) {
   const logs = new CapturingLogger();
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store: store.options, aggregateCacheSize: 0, ...options })],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options), aggregateCacheSize: 0, ...options })],
     providers: [aggregate],
   }).compile();
   const instance = moduleRef.createNestApplication({ logger: logs });

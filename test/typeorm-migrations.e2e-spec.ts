@@ -18,8 +18,8 @@ import {
   TypeOrmSnapshotStore,
   TypeOrmTimerStore,
   type StoreOptions,
-} from '@nest-es/core';
-import { createDataSource } from '@nest-es/core/testing';
+} from '@nest-es/typeorm';
+import { createDataSource } from '@nest-es/typeorm';
 import { createTestStore, testDatabaseKind, type TestStore } from './support/test-store.js';
 
 const run = promisify(execFile);
@@ -122,7 +122,7 @@ describe(`TypeORM-native schema (${kind})`, () => {
     it('runs with the TypeORM CLI from a data-source file', async () => {
       const { database } = store.options as { database: string };
       const file = join(database, '..', 'data-source.mjs');
-      const library = new URL('../libs/event-sourcing/dist/index.js', import.meta.url).href;
+      const library = new URL('../libs/typeorm/dist/index.js', import.meta.url).href;
       // Outside the workspace, so imported by path: the TypeORM the CLI runs.
       const typeorm = pathToFileURL(createRequire(import.meta.url).resolve('typeorm')).href;
       writeFileSync(

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 export const rootDir = fileURLToPath(new URL('../..', import.meta.url));
 
-const lib = '<rootDir>/libs/event-sourcing/src';
+const libs = '<rootDir>/libs';
 
 export const base = {
   rootDir,
@@ -12,8 +12,9 @@ export const base = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
-    '^@nest-es/core$': `${lib}/index.ts`,
-    '^@nest-es/core/(cqrs|testing)$': `${lib}/$1/index.ts`,
+    '^@nest-es/core/internal$': `${libs}/core/src/internal.ts`,
+    '^@nest-es/core/(cqrs|testing)$': `${libs}/core/src/$1/index.ts`,
+    '^@nest-es/(core|typeorm|http|nats|cli)$': `${libs}/$1/src/index.ts`,
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

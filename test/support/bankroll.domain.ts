@@ -1,7 +1,8 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
 import { IsInt, IsString } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Aggregate, AggregateId, Apply, CommandHandler, READ_MODEL_DATA_SOURCE, OnEvent, portableQuery, Projector, type StoredEvent } from '@nest-es/core';
+import { Aggregate, AggregateId, Apply, CommandHandler, OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
 
 /** A deposit (negative: a withdrawal) to a player's bankroll. */
 export class Deposit {

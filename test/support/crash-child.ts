@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Module } from '@nestjs/common';
-import { EventSourcingModule, type StoreOptions } from '@nest-es/core';
+import { EventSourcingModule } from '@nest-es/core';
+import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { OrderFlowProcess, SHOP_PROVIDERS, ShopProjector } from './shop.domain.js';
 
 /*
@@ -14,7 +15,7 @@ const store = JSON.parse(process.env.CRASH_CHILD_STORE!) as StoreOptions;
 OrderFlowProcess.paymentTimeoutMs = 3_600_000;
 
 @Module({
-  imports: [EventSourcingModule.forRoot({ store, processing: { pollIntervalMs: 20 } })],
+  imports: [EventSourcingModule.forRoot({ adapter: typeorm(store), processing: { pollIntervalMs: 20 } })],
   providers: SHOP_PROVIDERS,
 })
 class CrashChildModule {}

@@ -1,7 +1,7 @@
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { TestingModule } from '@nestjs/testing';
-import { FASTIFY_ADAPTER_OPTIONS } from '@nest-es/core';
+import { FASTIFY_ADAPTER_OPTIONS } from '@nest-es/http';
 
 /** The HTTP adapters the framework's contract is tested on. */
 export const HTTP_ADAPTERS = ['express', 'fastify'] as const;

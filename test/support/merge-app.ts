@@ -1,6 +1,7 @@
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { EventSourcingModule, type StoreOptions } from '@nest-es/core';
+import { EventSourcingModule } from '@nest-es/core';
+import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { exposedForTests } from '@nest-es/core/testing';
 import { PlayerAggregate } from '../../apps/poker/src/player/index.js';
 import { AuctionAggregate } from './auction.aggregate.js';
@@ -8,6 +9,7 @@ import { DocumentAggregate } from './document.aggregate.js';
 import { ProfileAggregate } from './profile.aggregate.js';
 import { TurnAggregate } from './turn.aggregate.js';
 import { createHttpApp, type HttpAdapterName } from './http-adapter.js';
+import { EventSourcingHttpModule } from '@nest-es/http';
 
 /**
  * The framework with HTTP on and one aggregate per merge strategy (plus the poker player), every command
@@ -16,7 +18,7 @@ import { createHttpApp, type HttpAdapterName } from './http-adapter.js';
  */
 export async function createMergeApp(store: StoreOptions, logger: LoggerService | false = false, adapter: HttpAdapterName = 'express'): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ store, http: { aggregateReads: true, adminGuard: { canActivate: () => true } } })],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store), metrics: true }), EventSourcingHttpModule.forRoot({ aggregateReads: true, adminGuard: { canActivate: () => true } })],
     providers: [PlayerAggregate, ProfileAggregate, TurnAggregate, AuctionAggregate, DocumentAggregate].map(exposedForTests),
   }).compile();
   return createHttpApp(moduleRef, adapter, logger);

@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EventSourcingModule, FASTIFY_ADAPTER_OPTIONS, type StoreOptions } from '@nest-es/core';
+import { EventSourcingModule } from '@nest-es/core';
+import { FASTIFY_ADAPTER_OPTIONS, EventSourcingHttpModule } from '@nest-es/http';
+import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { exposedForTests } from '@nest-es/core/testing';
 import { CounterAggregate } from './counter.aggregate.js';
 
@@ -14,7 +16,7 @@ import { CounterAggregate } from './counter.aggregate.js';
  */
 const { store, http, metrics, fastify } = JSON.parse(process.env.OPTIONAL_PEERS_CHILD!) as { store: StoreOptions; http?: boolean; metrics?: boolean; fastify?: boolean };
 
-@Module({ imports: [EventSourcingModule.forRoot({ store, http, metrics })], providers: [exposedForTests(CounterAggregate)] })
+@Module({ imports: [EventSourcingModule.forRoot({ adapter: typeorm(store), metrics: metrics ?? http === true }), ...(http ? [EventSourcingHttpModule.forRoot()] : [])], providers: [exposedForTests(CounterAggregate)] })
 class OptionalPeersModule {}
 
 try {

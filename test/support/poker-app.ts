@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
-import type { StoreOptions } from '@nest-es/core';
+import type { StoreOptions } from '@nest-es/typeorm';
 import { configurePokerApp } from '../../apps/poker/src/http/configure-poker-app.js';
 import { PokerModule, type PokerModuleOptions } from '../../apps/poker/src/poker.module.js';
 

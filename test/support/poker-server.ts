@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { StoreOptions } from '@nest-es/core';
+import type { StoreOptions } from '@nest-es/typeorm';
 import { PokerClient } from '../../apps/poker/src/client/poker-client.js';
 import type { BettingAction } from '../../apps/poker/src/hand/index.js';
 import type { TableView } from '../../apps/poker/src/read-models/index.js';

@@ -1,7 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { EventSourcingModule, type ProcessingOptions, type StoreOptions } from '@nest-es/core';
+import { EventSourcingModule, type ProcessingOptions } from '@nest-es/core';
+import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { SHOP_PROVIDERS } from './shop.domain.js';
+import { EventSourcingHttpModule } from '@nest-es/http';
 
 /** The shop of `shop.domain.ts` on the framework, with fast polling for tests (`processing` overrides it). */
 export async function createShopApp(
@@ -11,13 +13,14 @@ export async function createShopApp(
   const moduleRef = await Test.createTestingModule({
     imports: [
       EventSourcingModule.forRoot({
-        store,
-        http: options.http ?? false,
+        adapter: typeorm(store),
         syncTimeoutMs: options.syncTimeoutMs,
         shutdownTimeoutMs: options.shutdownTimeoutMs,
         drainTimeoutMs: options.drainTimeoutMs,
         processing: { pollIntervalMs: 50, timerPollIntervalMs: 20, ...options.processing },
+        metrics: options.http === true,
       }),
+      ...(options.http ? [EventSourcingHttpModule.forRoot()] : []),
     ],
     providers: SHOP_PROVIDERS,
   }).compile();

@@ -4,7 +4,6 @@ import {
   AggregateId,
   Apply,
   CommandHandler,
-  READ_MODEL_DATA_SOURCE,
   FailedPreconditionError,
   OnEvent,
   OnRejected,
@@ -13,12 +12,12 @@ import {
   Projector,
   Saga,
   fact,
-  portableQuery,
   type CommandRejection,
   type ProcessContext,
   type ProcessReaction,
   type StoredEvent,
 } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
 import { IsInt, IsPositive, IsString } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
 

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import type { StoreOptions } from '@nest-es/core';
-import { createDataSource } from '@nest-es/core/testing';
+import type { StoreOptions } from '@nest-es/typeorm';
+import { createDataSource } from '@nest-es/typeorm';
 import { createTestStore } from './test-store.js';
 
 export interface TestDataSource {

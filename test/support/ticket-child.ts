@@ -2,9 +2,12 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EventSourcingModule, NatsJetStreamModule, type StoreOptions } from '@nest-es/core';
+import { EventSourcingModule } from '@nest-es/core';
+import { NatsJetStreamModule } from '@nest-es/nats';
+import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { EventProcessor } from '@nest-es/core/testing';
 import { TICKET_PROVIDERS, TicketReminderProcess } from './ticket.domain.js';
+import { EventSourcingHttpModule } from '@nest-es/http';
 
 /*
  * One instance of the ticket app for the multi-process suite: scale-out on, the JetStream
@@ -37,14 +40,14 @@ class ScaleOutController {
 @Module({
   imports: [
     EventSourcingModule.forRoot({
-      store: settings.store,
-      http: true,
+      adapter: typeorm(settings.store),
       processing: {
         pollIntervalMs: 100,
         timerPollIntervalMs: 50,
         scaleOut: { partitions: settings.partitions, rebalanceIntervalMs: settings.rebalanceIntervalMs },
       },
-    }),
+      metrics: true,
+    }), EventSourcingHttpModule.forRoot(),
     NatsJetStreamModule.forRoot({ servers: settings.nats, publisher: { stream: settings.stream, subjectPrefix: settings.subjectPrefix } }),
   ],
   controllers: [ScaleOutController],

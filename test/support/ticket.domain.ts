@@ -4,15 +4,14 @@ import {
   AggregateId,
   Apply,
   CommandHandler,
-  READ_MODEL_DATA_SOURCE,
   OnEvent,
   OnTimeout,
   ProcessManager,
   Projector,
-  portableQuery,
   type ProcessReaction,
   type StoredEvent,
 } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
 import { IsString } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
 

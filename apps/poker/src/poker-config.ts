@@ -1,4 +1,6 @@
-import { parseDatabaseUrl, type NatsJetStreamOptions, type ScaleOutOptions, type StoreOptions } from '@nest-es/core';
+import { parseDatabaseUrl, type StoreOptions } from '@nest-es/typeorm';
+import { type NatsJetStreamOptions } from '@nest-es/nats';
+import { type ScaleOutOptions } from '@nest-es/core';
 import type { PokerAuthOptions } from './auth/poker-auth-options.js';
 
 export interface PokerConfig {

@@ -1,7 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { EventSourcingModule, NatsJetStreamModule, type NatsJetStreamOptions, type ProcessingOptions, type StoreOptions } from '@nest-es/core';
+import { EventSourcingModule, type ProcessingOptions } from '@nest-es/core';
+import { NatsJetStreamModule, type NatsJetStreamOptions } from '@nest-es/nats';
+import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { EventSourcingCqrsModule } from '@nest-es/core/cqrs';
 import { AdminTokenGuard } from './auth/admin-token.guard.js';
 import { AuthController } from './auth/auth.controller.js';
@@ -31,6 +33,7 @@ import {
   TableViewQuery,
 } from './read-models/index.js';
 import { TableAggregate } from './table/index.js';
+import { EventSourcingHttpModule } from '@nest-es/http';
 
 export interface PokerModuleOptions {
   store: StoreOptions;
@@ -55,16 +58,16 @@ export class PokerModule {
       imports: [
         PokerAuthModule.forRoot(auth),
         EventSourcingModule.forRoot({
-          store: options.store,
-          http: {
+          adapter: typeorm(options.store),
+          shutdownTimeoutMs: options.shutdownTimeoutMs,
+          processing: options.processing,
+          metrics: true,
+        }), EventSourcingHttpModule.forRoot({
             guards: [PlayerAuthGuard],
             authorizer: PokerCommandAuthorizer,
             aggregateReads: true,
             ...(auth.adminToken ? { adminGuard: AdminTokenGuard } : {}),
-          },
-          shutdownTimeoutMs: options.shutdownTimeoutMs,
-          processing: options.processing,
-        }),
+          }),
         CqrsModule.forRoot(),
         EventSourcingCqrsModule,
         ...(options.nats ? [NatsJetStreamModule.forRoot(options.nats)] : []),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { parseDatabaseUrl } from '@nest-es/core';
+import { parseDatabaseUrl } from '@nest-es/typeorm';
 import { configurePokerApp } from '../http/configure-poker-app.js';
 import { redactUrl } from '../poker-config.js';
 import { PokerServerModule } from '../poker-server.module.js';

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { addCommandOperations } from '@nest-es/core';
+import { addCommandOperations } from '@nest-es/http';
 import { publicFolder } from './public-folder.js';
 
 /**

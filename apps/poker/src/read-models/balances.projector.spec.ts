@@ -2,12 +2,13 @@ import { ProjectorFixture } from '@nest-es/core/testing';
 import { FundsDeposited, FundsReserved, FundsWithdrawn, PlayerAggregate, PlayerRegistered } from '../player/index.js';
 import { BalancesProjector } from './balances.projector.js';
 import { BalancesQuery } from './balances.query.js';
+import { typeorm } from '@nest-es/typeorm';
 
 describe('BalancesProjector (SQLite in memory)', () => {
   let fixture: ProjectorFixture;
 
   beforeAll(async () => {
-    fixture = await ProjectorFixture.create({ projector: BalancesProjector, providers: [PlayerAggregate, BalancesQuery], store: 'sqlite' });
+    fixture = await ProjectorFixture.create({ projector: BalancesProjector, providers: [PlayerAggregate, BalancesQuery], adapter: typeorm({ type: 'sqlite', database: ':memory:' }) });
   });
 
   afterAll(() => fixture?.close());

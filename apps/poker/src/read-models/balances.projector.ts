@@ -1,5 +1,6 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { READ_MODEL_DATA_SOURCE, OnEvent, Projector, portableQuery, type StoredEvent } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
+import { OnEvent, Projector, type StoredEvent } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { FundsDeposited, FundsReleased, FundsReserved, FundsWithdrawn, PlayerRegistered, SessionSettled } from '../player/index.js';
 import { createTables } from './sql.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
 import type { DataSource } from 'typeorm';
 
 export interface LeaderboardEntry {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { READ_MODEL_DATA_SOURCE, NotFoundError, portableQuery } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
+import { NotFoundError } from '@nest-es/core';
 import type { DataSource } from 'typeorm';
 import type { Card, Variant } from '../cards/index.js';
 import type { HandView } from './hand-view.js';

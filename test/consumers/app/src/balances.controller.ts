@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, NotFoundException, Param } from '@nestjs/common';
-import { READ_MODEL_DATA_SOURCE } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE } from '@nest-es/typeorm';
 import type { DataSource } from 'typeorm';
 
 /** The application's own route beside the library's: reads the projection. */

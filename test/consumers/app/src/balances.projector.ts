@@ -1,5 +1,6 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { READ_MODEL_DATA_SOURCE, OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE } from '@nest-es/typeorm';
+import { OnEvent, Projector, type StoredEvent } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AccountOpened, Deposited } from './account.aggregate.js';
 

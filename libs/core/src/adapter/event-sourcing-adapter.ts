@@ -1,0 +1,46 @@
+import type { InjectionToken } from '@nestjs/common';
+import type { CheckpointStore } from '../store/checkpoint-store.js';
+import type { DeadLetterStore } from '../store/dead-letter-store.js';
+import type { EventStore } from '../store/event-store.js';
+import type { PartitionLeases } from '../store/partition-leases.js';
+import type { ProjectionTransactions } from '../store/projection-transactions.js';
+import type { SnapshotStore } from '../store/snapshot-store.js';
+import type { TimerStore } from '../store/timer-store.js';
+import type { WakeChannel } from '../store/wake-channel.js';
+
+/** Every port the runtime runs on, as an adapter opened them. `Tx` is the handle projectors receive. */
+export interface AdapterPorts<Tx = unknown> {
+  events: EventStore;
+  snapshots: SnapshotStore;
+  checkpoints: CheckpointStore;
+  deadLetters: DeadLetterStore;
+  timers: TimerStore;
+  projections: ProjectionTransactions<Tx>;
+  /** Who runs which subscriber partition; default: this process runs them all. */
+  leases?: PartitionLeases;
+  /** Wake-ups from other instances' appends; default none (polling is the backstop). */
+  wakeChannel?: WakeChannel;
+}
+
+/** What an adapter may ask of the application while it opens. */
+export interface AdapterContext {
+  /** A provider of the application by its token (a DataSource that another module registered, say). */
+  resolve<T = unknown>(token: InjectionToken): T;
+}
+
+/**
+ * A storage integration as one object: it opens its connections and every port at boot, and closes
+ * what it opened at shutdown. `inMemory()` is one; `@nest-es/typeorm`'s `typeorm()` is another; an
+ * application's own goes through the same door (see the contract suites in `@nest-es/core/testing`).
+ */
+export interface EventSourcingAdapter<Tx = unknown> {
+  /** Shown in boot errors and logs. */
+  readonly name: string;
+  open(context: AdapterContext): Promise<AdapterPorts<Tx>>;
+  /** Closes what `open` opened (not what the application handed in). */
+  close(): Promise<void>;
+  /** Tokens the adapter makes injectable in the application once open (its DataSources, say). */
+  readonly provides?: readonly InjectionToken[];
+  /** After `open`: the value behind one of `provides`. */
+  provided?(token: InjectionToken): unknown;
+}

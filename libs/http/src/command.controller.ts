@@ -1,0 +1,70 @@
+import { Body, Controller, HttpCode, Logger, type OnApplicationBootstrap, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { principalOf } from './principal-of.js';
+import { CommandGateway } from '@nest-es/core/internal';
+import { EventSourcingRegistry } from '@nest-es/core/internal';
+import { NotFoundError, UnsupportedMediaTypeError } from '@nest-es/core/internal';
+import { assertCommandBody } from './command-body.js';
+import { sendOptionsFromHeaders } from './command-headers.js';
+import { EventSourcingGuard } from './configured-guards.js';
+import { type HttpRequest, incomingMessageOf, isJsonContentType } from './http-request.js';
+import { toWireEvent, type WireEvent } from './wire-event.js';
+
+export interface CommandResponse {
+  aggregateType: string;
+  aggregateId: string;
+  sequence: number;
+  events: WireEvent[];
+}
+
+/**
+ * `POST /commands/:aggregateType/:aggregateId/:commandType`, for commands marked `http: true` only.
+ * The principal a guard left on `request.user` goes with the command to the authorizer and its events.
+ */
+@Controller('commands')
+@UseGuards(EventSourcingGuard)
+export class CommandController implements OnApplicationBootstrap {
+  private readonly logger = new Logger('EventSourcingHttp');
+
+  constructor(
+    private readonly gateway: CommandGateway,
+    private readonly registry: EventSourcingRegistry,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const exposed = this.registry.exposedCommands().map((handler) => `${handler.aggregate.type}.${handler.commandType}`);
+    this.logger.log(`commands routable over HTTP: ${exposed.length > 0 ? exposed.join(', ') : 'none'}`);
+  }
+
+  @Post(':aggregateType/:aggregateId/:commandType')
+  @HttpCode(200)
+  async send(
+    @Param('aggregateType') aggregateType: string,
+    @Param('aggregateId') aggregateId: string,
+    @Param('commandType') commandType: string,
+    @Body() body: unknown,
+    @Req() request: HttpRequest,
+  ): Promise<CommandResponse> {
+    const handler = this.registry.exposedCommand(aggregateType, commandType);
+    if (!handler) {
+      // Unknown and unexposed commands get the same answer: internal ones stay invisible.
+      const known = this.registry.exposedCommands().filter((h) => h.aggregate.type === aggregateType).map((h) => h.commandType);
+      throw new NotFoundError(`no command ${commandType} on '${aggregateType}' can be sent over HTTP${known.length > 0 ? `; these can: ${known.join(', ')}` : ''}`);
+    }
+    // Cross-site forms can only send form or text bodies: requiring JSON closes that door.
+    const contentType = request.headers['content-type'];
+    if (!isJsonContentType(contentType)) {
+      throw new UnsupportedMediaTypeError(`the body of ${commandType} must be application/json, got ${contentType ?? 'no body'}`);
+    }
+    assertCommandBody(body, commandType);
+    const options = { ...sendOptionsFromHeaders(incomingMessageOf(request).headersDistinct), aggregateId, principal: principalOf(request), authorize: true };
+    const command = plainToInstance(handler.commandClass, body) as object;
+    const result = await this.gateway.send(command, options);
+    return {
+      aggregateType: result.aggregateType,
+      aggregateId: result.aggregateId,
+      sequence: result.sequence,
+      events: result.events.map(toWireEvent),
+    };
+  }
+}

@@ -1,0 +1,110 @@
+// PostgreSQL only: a group-commit batch is one statement (one round trip), and a batch planned on a
+// state that no longer holds is planned again on the state the statement returns, not split apart
+// by the unique indexes. Round trips are counted on the store's own pool.
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { openTestDataSource, type TestDataSource } from '../../../test/support/test-database.js';
+import type { StreamId } from '@nest-es/core/internal';
+import type { AppendRequest, EventStore } from '@nest-es/core/internal';
+import { ConcurrencyError, DuplicateCommandError } from '@nest-es/core/internal';
+import { sqlClientFor, type PostgresSqlClient } from './sql-client.js';
+import { TypeOrmEventStore } from './typeorm-event-store.js';
+
+if (process.env.ES_TEST_DB !== 'postgres') {
+  throw new Error(`postgres-append.pg-contract.spec.ts needs ES_TEST_DB=postgres (the postgres jest project), got ${process.env.ES_TEST_DB}`);
+}
+
+let db: TestDataSource;
+let store: EventStore;
+let pool: pg.Pool;
+
+beforeAll(async () => {
+  db = await openTestDataSource();
+  store = await TypeOrmEventStore.create(db.dataSource);
+  pool = (sqlClientFor(db.dataSource) as PostgresSqlClient).pool;
+});
+
+afterAll(async () => {
+  await db?.close();
+});
+
+const newStream = (): StreamId => ({ aggregateType: 'batch', aggregateId: randomUUID() });
+const request = (stream: StreamId, expectedSequence: number, commandId?: string): AppendRequest => ({
+  stream,
+  expectedSequence,
+  commandId,
+  events: [{ type: 'Ticked', payload: { expectedSequence }, metadata: { eventId: randomUUID(), commandId: commandId ?? null, correlationId: 'batch', causationId: null } }],
+});
+
+/** Appends the requests in one turn of the event loop (one batch); the statements the pool ran for them. */
+async function appendTogether(requests: AppendRequest[]) {
+  const query = pool.query;
+  let statements = 0;
+  pool.query = function (this: pg.Pool, ...args: unknown[]) {
+    statements++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pool.query;
+  try {
+    const outcomes = await Promise.allSettled(requests.map((r) => store.append(r)));
+    return { outcomes, statements };
+  } finally {
+    pool.query = query;
+  }
+}
+
+describe('PostgreSQL appends: one statement per batch', () => {
+  it('commits a batch of fresh appends, with command ids and chained appends to one stream, in one statement', async () => {
+    const streams = Array.from({ length: 20 }, newStream);
+    const requests = [...streams.map((stream) => request(stream, 0, randomUUID())), request(streams[0], 1), request(streams[0], 2, randomUUID())];
+    const { outcomes, statements } = await appendTogether(requests);
+    expect(outcomes.every((o) => o.status === 'fulfilled')).toBe(true);
+    expect(statements).toBe(1);
+    expect((await store.readStream(streams[0])).map((e) => e.sequence)).toEqual([1, 2, 3]);
+  });
+
+  it('plans a batch again on the state it finds (a stale expectation, a recorded command id): two statements, only those refused', async () => {
+    const moved = newStream();
+    const repeated = { stream: newStream(), commandId: randomUUID() };
+    await store.append(request(moved, 0));
+    await store.append(request(repeated.stream, 0, repeated.commandId));
+    const fresh = Array.from({ length: 5 }, newStream);
+    const { outcomes, statements } = await appendTogether([
+      ...fresh.map((stream) => request(stream, 0, randomUUID())),
+      request(moved, 0),
+      request(repeated.stream, 1, repeated.commandId),
+    ]);
+    // Split by the unique indexes instead, the batch of 7 would take a bisection's many statements.
+    expect(statements).toBe(2);
+    expect(outcomes.slice(0, 5).every((o) => o.status === 'fulfilled')).toBe(true);
+    const [stale, duplicate] = outcomes.slice(5).map((o) => (o.status === 'rejected' ? o.reason : o.value));
+    expect(stale).toBeInstanceOf(ConcurrencyError);
+    expect(stale).toMatchObject({ expectedSequence: 0, actualSequence: 1 });
+    expect(duplicate).toBeInstanceOf(DuplicateCommandError);
+    expect(await store.streamSequence(moved)).toBe(1);
+    expect(await store.streamSequence(repeated.stream)).toBe(1);
+    for (const stream of fresh) expect(await store.streamSequence(stream)).toBe(1);
+  });
+
+  it('decides an append that expects a stream ahead of where it is, without writing', async () => {
+    const stream = newStream();
+    const { outcomes, statements } = await appendTogether([request(stream, 3), request(newStream(), 0)]);
+    expect(statements).toBe(2);
+    expect(outcomes[0]).toMatchObject({ status: 'rejected', reason: expect.any(ConcurrencyError) });
+    expect(outcomes[1].status).toBe('fulfilled');
+    expect(await store.streamSequence(stream)).toBe(0);
+  });
+});
+
+describe('PostgreSQL appends: planned once per connection', () => {
+  // Left to choose, PostgreSQL planned es_append's array-fed statements anew on every append, which
+  // cost more server time than the inserts. Every version of the function must keep the setting (a
+  // CREATE OR REPLACE drops it unless repeated).
+  it('runs every es_append with generic plans', async () => {
+    const { rows } = await pool.query<{ args: string; config: string[] | null }>(
+      `SELECT pg_get_function_identity_arguments(oid) AS args, proconfig AS config FROM pg_proc
+       WHERE proname = 'es_append' AND pronamespace = current_schema()::regnamespace`,
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    for (const { args, config } of rows) expect({ args, config }).toEqual({ args, config: ['plan_cache_mode=force_generic_plan'] });
+  });
+});

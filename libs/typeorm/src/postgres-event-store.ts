@@ -1,0 +1,167 @@
+import type pg from 'pg';
+import type { StreamId } from '@nest-es/core/internal';
+import { stringHashCode } from '@nest-es/core/internal';
+import type { AppendRequest } from '@nest-es/core/internal';
+import { AppendPlan, commandKey, streamKey, type AppendOutcome } from './append-plan.js';
+import { encodeMetadata } from './event-codec.js';
+import type { AppendFault, AppendWriter } from './group-commit.js';
+import { pgQuery } from './sql-client.js';
+
+/**
+ * The append lock, as `es_append` takes it (and any other writer of es_events must): taken by every
+ * appending transaction before it reads the streams or takes a position, held until it commits. The gap problem: with concurrent writers, a transaction can take position 10, another take
+ * 11 and commit first, and a reader that saw 11 would move past 10 forever. Holding this lock from
+ * before the positions are taken until COMMIT makes transactions take positions in commit order, so
+ * what a reader sees is always a prefix of the log (rolled-back positions leave gaps nobody fills).
+ * Chosen over a transaction-id watermark because it needs nothing on the read side (readAll stays a
+ * plain range scan) and cannot be fooled by positions taken out of xid order, which defeats a bare
+ * `xid < pg_snapshot_xmin` filter; its cost, one appending transaction at a time per schema, is
+ * amortized by group commit. It also serializes the sequence checks across processes, so the
+ * unique indexes fire only for writers that bypass this store.
+ * The key is per schema, so stores in different schemas of one database do not wait on each other.
+ */
+export const APPEND_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('es_events:' || current_schema(), 0))`;
+
+/**
+ * A batch's append: one statement, so one round trip and one transaction (see migration 3, `es_append`),
+ * which also sends the wake-up for other instances when there is one (migration 5).
+ */
+const APPEND_SQL = 'SELECT kind, ord, value FROM es_append($1, $2, $3, $4, $5, $6, $7, $8, $9)';
+
+interface AppendRow {
+  kind: 'position' | 'stream' | 'command';
+  ord: number;
+  value: number;
+}
+
+/** What a batch is planned on: each stream's sequence and the recorded command ids (by commandKey). */
+interface AssumedState {
+  sequences: Map<string, number>;
+  recorded: Set<string>;
+}
+
+/**
+ * PostgreSQL appends: a batch is planned on the state it most likely finds (each stream where its first
+ * append expects it, no command id recorded: the aggregate cache and the command-id check before
+ * handling make this the common case) and sent as one statement that checks that state under the append
+ * lock and inserts, in one round trip and its own transaction. When the state was not as assumed, nothing
+ * was written and the statement returned the actual state: the batch is planned on it and sent again.
+ */
+export class PostgresAppendWriter implements AppendWriter {
+  /** The NOTIFY payload each committed batch sends on the schema's wake-up channel; null sends none. */
+  wakeUp: string | null = null;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly types: pg.CustomTypesConfig,
+  ) {}
+
+  async write(requests: readonly AppendRequest[]): Promise<AppendOutcome[]> {
+    const streams = new Map<string, StreamId>();
+    const sequences = new Map<string, number>();
+    for (const { stream, expectedSequence } of requests) {
+      const key = streamKey(stream);
+      if (streams.has(key)) continue;
+      streams.set(key, stream);
+      sequences.set(key, expectedSequence);
+    }
+    let assumed: AssumedState = { sequences, recorded: new Set() };
+    for (;;) {
+      const plan = new AppendPlan(requests, {
+        sequence: (stream) => assumed.sequences.get(streamKey(stream)) ?? 0,
+        commandRecorded: (stream, commandId) => assumed.recorded.has(commandKey(stream, commandId)),
+      });
+      const rows = await this.send(plan, [...streams.values()], requests, assumed);
+      if (rows.length === 0 || rows[0].kind === 'position') {
+        // Rows take positions in the order json_to_recordset yields them, the plan's order.
+        return plan.outcomes(rows.map((row) => row.value).sort((a, b) => a - b));
+      }
+      assumed = actualState(rows, [...streams.values()], requests, assumed);
+    }
+  }
+
+  faultOf(error: unknown): AppendFault | null {
+    // JSON.stringify of a BigInt or a cycle, or an invalid Date.
+    if (error instanceof TypeError || error instanceof RangeError) return 'request';
+    const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+    if (code === '23505') {
+      if (constraint === 'es_events_stream_sequence_key') return 'sequence';
+      if (constraint === 'es_commands_pkey') return 'command';
+      if (constraint === 'es_events_external_id_key') return 'externalId';
+    }
+    // Integrity constraint violations and data exceptions: bad input of one append.
+    return typeof code === 'string' && (code.startsWith('23') || code.startsWith('22')) ? 'request' : null;
+  }
+
+  private async send(plan: AppendPlan, streams: StreamId[], requests: readonly AppendRequest[], assumed: AssumedState): Promise<AppendRow[]> {
+    // Command ids assumed recorded are refused by the plan and stay recorded: only the others are checked.
+    const commands = uncheckedCommands(requests, assumed);
+    const events = plan.events.map(({ stream, sequence, event, occurredAt }) => {
+      const metadata = encodeMetadata(event.metadata);
+      return {
+        aggregate_type: stream.aggregateType,
+        aggregate_id: stream.aggregateId,
+        aggregate_hash: stringHashCode(stream.aggregateId),
+        sequence,
+        event_type: event.type,
+        schema_version: event.schemaVersion ?? 1,
+        payload: event.payload,
+        metadata: metadata.extra,
+        occurred_at: occurredAt.toISOString(),
+        event_id: metadata.eventId,
+        command_id: metadata.commandId,
+        correlation_id: metadata.correlationId,
+        causation_id: metadata.causationId,
+        external_id: metadata.externalId,
+      };
+    });
+    const commandRows = plan.commands.map((command) => ({
+      aggregate_type: command.stream.aggregateType,
+      aggregate_id: command.stream.aggregateId,
+      command_id: command.commandId,
+      fingerprint: command.fingerprint,
+      sequence_before: command.sequenceBefore,
+      sequence_after: command.sequenceAfter,
+    }));
+    const { rows } = await this.pool.query<AppendRow>(
+      pgQuery(APPEND_SQL, [
+        streams.map((stream) => stream.aggregateType),
+        streams.map((stream) => stream.aggregateId),
+        streams.map((stream) => assumed.sequences.get(streamKey(stream)) ?? 0),
+        commands.map((request) => request.stream.aggregateType),
+        commands.map((request) => request.stream.aggregateId),
+        commands.map((request) => request.commandId),
+        JSON.stringify(events),
+        JSON.stringify(commandRows),
+        this.wakeUp,
+      ], this.types),
+    );
+    return rows;
+  }
+}
+
+function uncheckedCommands(requests: readonly AppendRequest[], assumed: AssumedState): AppendRequest[] {
+  return requests.filter(
+    (request) => request.commandId !== undefined && !assumed.recorded.has(commandKey(request.stream, request.commandId)),
+  );
+}
+
+/** The state `es_append` returned when the assumed one did not hold (ordinals count from 1, over what was sent). */
+function actualState(
+  rows: readonly AppendRow[],
+  streams: readonly StreamId[],
+  requests: readonly AppendRequest[],
+  assumed: AssumedState,
+): AssumedState {
+  const sequences = new Map<string, number>();
+  const recorded = new Set(assumed.recorded);
+  const commands = uncheckedCommands(requests, assumed);
+  for (const row of rows) {
+    if (row.kind === 'stream') sequences.set(streamKey(streams[row.ord - 1]), row.value);
+    else {
+      const { stream, commandId } = commands[row.ord - 1];
+      recorded.add(commandKey(stream, commandId as string));
+    }
+  }
+  return { sequences, recorded };
+}

@@ -1,0 +1,52 @@
+// The store contracts on the TypeORM adapter, on SQLite or PostgreSQL (ES_TEST_DB, set by the jest project).
+import { describeDeadLetterStoreContract, describeEventStoreContract, describeSnapshotStoreContract, describeTimerStoreContract } from '@nest-es/core/testing';
+import { TypeOrmDeadLetterStore } from './typeorm-dead-letter-store.js';
+import { openTestDataSource } from '../../../test/support/test-database.js';
+import { createDataSource } from './store-options.js';
+import { TypeOrmEventStore } from './typeorm-event-store.js';
+import { TypeOrmSnapshotStore } from './typeorm-snapshot-store.js';
+import { TypeOrmTimerStore } from './typeorm-timer-store.js';
+
+const kind = process.env.ES_TEST_DB ?? 'sqlite';
+
+describeEventStoreContract(
+  `TypeORM, ${kind}`,
+  async () => {
+    const db = await openTestDataSource();
+    return {
+      store: await TypeOrmEventStore.create(db.dataSource),
+      close: () => db.close(),
+      second: async () => {
+        const other = createDataSource(db.options);
+        await other.initialize();
+        return { store: await TypeOrmEventStore.create(other), close: () => other.destroy() };
+      },
+    };
+  },
+  { twoProcesses: true },
+);
+
+let corrupting: ((sql: string) => Promise<void>) | undefined;
+describeSnapshotStoreContract(
+  `TypeORM, ${kind}`,
+  async () => {
+    const db = await openTestDataSource();
+    corrupting = async (sql) => {
+      await db.dataSource.query(sql);
+    };
+    return { store: await TypeOrmSnapshotStore.create(db.dataSource), close: () => db.close() };
+  },
+  { corrupt: (stream) => corrupting!(`UPDATE es_snapshots SET state = '{"seats": 4' WHERE aggregate_id = '${stream.aggregateId}'`) },
+);
+
+describeTimerStoreContract(`TypeORM, ${kind}`, async () => {
+  const db = await openTestDataSource();
+  await TypeOrmEventStore.create(db.dataSource);
+  return { store: new TypeOrmTimerStore(db.dataSource), close: () => db.close() };
+});
+
+describeDeadLetterStoreContract(`TypeORM, ${kind}`, async () => {
+  const db = await openTestDataSource();
+  await TypeOrmEventStore.create(db.dataSource);
+  return { store: new TypeOrmDeadLetterStore(db.dataSource), close: () => db.close() };
+});
