@@ -5,7 +5,7 @@ import { EVENT_STORE, EventSourcingModule, OnEvent, Projector, type EventStore, 
 import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposited } from './bench-aggregates.js';
 import { round } from './stats.js';
-import { EventProcessor, eventTypeName } from '@nest-es/core/testing';
+import { EventProcessor, eventTypeName } from '@nest-es/core/internal';
 
 /* Projection catch-up: a projector starting from position 0 over a store that already holds many
    events (a rebuild from zero, or a projector back after downtime) reads them in batches, each

@@ -1,18 +1,9 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { DataSource, EntityManager } from 'typeorm';
-import {
-  CHECKPOINT_STORE,
-  CommandGateway,
-  DEAD_LETTER_STORE,
-  EventSourcingModule,
-  OnEvent,
-  Projector,
-  SyncMode,
-  type CheckpointStore,
-  type DeadLetterStore,
-  type StoredEvent,
-} from '@nest-es/core';
+import { CHECKPOINT_STORE, DEAD_LETTER_STORE } from '@nest-es/core/internal';
+import { CommandGateway, EventSourcingModule, OnEvent, Projector, SyncMode, type StoredEvent } from '@nest-es/core';
+import { type CheckpointStore, type DeadLetterStore } from '@nest-es/core/adapter';
 import { READ_MODEL_DATA_SOURCE, portableQuery, type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { distribution, timeEach, type Distribution } from './stats.js';

@@ -6,7 +6,7 @@ import { Aggregate, AggregateId, Apply, CommandGateway, CommandHandler, EventSou
 import { READ_MODEL_DATA_SOURCE, portableQuery, type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { distribution, round, timeEach } from './stats.js';
-import { EventNotifier } from '@nest-es/core/testing';
+import { EventNotifier } from '@nest-es/core/internal';
 
 /* Projection figures: how long an ASYNC command's event takes to reach a projector, and what
    SIMPLE and CASCADE cost over ASYNC (each saga hop a CASCADE waits for adds its own latency). */

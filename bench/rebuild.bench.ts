@@ -1,11 +1,13 @@
-import { CommandGateway, SNAPSHOT_STORE, type SnapshotStore } from '@nest-es/core';
+import { CommandGateway } from '@nest-es/core';
+import { SNAPSHOT_STORE } from '@nest-es/core/internal';
+import { type SnapshotStore } from '@nest-es/core/adapter';
 import { LEDGER, RecordEntries, SNAPSHOT_EVERY } from './bench-aggregates.js';
 import { bootBenchApp } from './bench-app.js';
 import type { BenchDatabase } from './databases.js';
 import { collectGarbage } from './gc.js';
 import type { RawDriver } from './raw-driver.js';
 import { distribution, timeEach, type Distribution } from './stats.js';
-import { AggregateLoader, EventSourcingRegistry } from '@nest-es/core/testing';
+import { AggregateLoader, EventSourcingRegistry } from '@nest-es/core/internal';
 
 export interface RebuildFigures {
   events: number;

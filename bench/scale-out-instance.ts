@@ -5,7 +5,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { CommandGateway, EventSourcingError, EventSourcingModule, OnEvent, Projector, type StoredEvent } from '@nest-es/core';
 import { READ_MODEL_DATA_SOURCE, portableQuery, typeorm } from '@nest-es/typeorm';
 import { NatsJetStreamModule } from '@nest-es/nats';
-import { EventNotifier, EventProcessor } from '@nest-es/core/testing';
+import { EventNotifier, EventProcessor } from '@nest-es/core/internal';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { measureAtRate } from './command.bench.js';
 import { SCALE_OUT_VIEW, type InstanceOptions } from './scale-out-options.js';

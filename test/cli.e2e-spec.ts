@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { CommandGateway, EVENT_STORE_ADAPTER, type EventStore, SNAPSHOT_STORE, type SnapshotStore } from '@nest-es/core';
+import { CommandGateway, type EventStore } from '@nest-es/core';
+import { EVENT_STORE_ADAPTER, SNAPSHOT_STORE } from '@nest-es/core/internal';
+import { type SnapshotStore } from '@nest-es/core/adapter';
 import { type StoreOptions } from '@nest-es/typeorm';
 import { DepositFunds, RegisterPlayer } from '../apps/poker/src/player/index.js';
 import { PlayerTokens } from '../apps/poker/src/auth/player-tokens.service.js';

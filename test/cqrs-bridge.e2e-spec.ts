@@ -12,13 +12,13 @@ import {
   EventSourcingModule,
   SyncMode,
   type CommandResult,
-  type EventStore,
 } from '@nest-es/core';
 import { EventSourcingCqrsModule, storedEventOf, withOptions } from '@nest-es/core/cqrs';
 import { createTestStore, type TestStore } from './support/test-store.js';
 import { Receipts, SendReceipt, StoredEventAudit, WALLET_CQRS_PROVIDERS } from './support/wallet.cqrs.js';
 import { DepositFunds, FundsDeposited, FundsWithdrawn, OpenWallet, WalletAssigned, WALLET_PROVIDERS, WalletWatched, WithdrawFunds } from './support/wallet.domain.js';
 import { typeorm } from '@nest-es/typeorm';
+import type { CapableEventStore } from '@nest-es/core/internal';
 
 const WITH_CQRS: ModuleMetadata['imports'] = [CqrsModule.forRoot(), EventSourcingCqrsModule];
 
@@ -148,7 +148,7 @@ describe('@nestjs/cqrs bridge', () => {
 
       // CASCADE returns only once the saga's fact and the process manager's event are stored.
       const opened: CommandResult = await commandBus.execute(withOptions(new OpenWallet('w-cascade', 'ed'), { syncMode: SyncMode.CASCADE }));
-      const consequences = await app.get<EventStore>(EVENT_STORE).readByCorrelation(opened.commandId);
+      const consequences = await app.get<CapableEventStore>(EVENT_STORE).readByCorrelation(opened.commandId);
       expect(consequences.map((event) => event.type).sort()).toEqual(['WalletAssigned', 'WalletOpened', 'WalletWatched']);
     });
 

@@ -6,7 +6,7 @@ import { Test } from '@nestjs/testing';
 import { EventSourcingModule } from '@nest-es/core';
 import { PlaceOrder, SHOP_PROVIDERS } from './support/shop.domain.js';
 import { createTestStore, testDatabaseKind, type TestStore } from './support/test-store.js';
-import { deterministicId } from '@nest-es/core/testing';
+import { deterministicId } from '@nest-es/core/internal';
 import { openDataSource, typeorm } from '@nest-es/typeorm';
 import { readModelStore, TypeOrmCheckpointStore, TypeOrmEventStore } from '@nest-es/typeorm';
 

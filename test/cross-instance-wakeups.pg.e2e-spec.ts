@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import pg from 'pg';
 import { CommandGateway, EventSourcingModule, OnEvent, Projector, SyncMode, type ProcessingOptions, type StoredEvent } from '@nest-es/core';
 import { type StoreOptions, typeorm } from '@nest-es/typeorm';
-import { EventNotifier } from '@nest-es/core/testing';
+import { EventNotifier } from '@nest-es/core/internal';
 import { Added, AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { gateEntered, openGate, passGate } from './support/gate.js';
 import { createShopApp } from './support/shop-app.js';

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { DEAD_LETTER_STORE, DeadLetterService, EventSourcingModule, type DeadLetterStore } from '@nest-es/core';
-import { CommandDeadLetterRetrier } from '@nest-es/core/testing';
+import { DEAD_LETTER_STORE } from '@nest-es/core/internal';
+import { DeadLetterService, EventSourcingModule } from '@nest-es/core';
+import { type DeadLetterStore } from '@nest-es/core/adapter';
+import { CommandDeadLetterRetrier } from '@nest-es/core/internal';
 import { createTestStore } from './support/test-store.js';
 import { useMergeApp } from './support/merge-app-suite.js';
 import { typeorm } from '@nest-es/typeorm';

@@ -2,7 +2,9 @@ import type { INestApplication, Type } from '@nestjs/common';
 import { EventsHandler, CqrsModule, type IEventHandler } from '@nestjs/cqrs';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { Aggregate, Apply, CommandGateway, EVENT_STORE, EventSourcingModule, EventType, SnapshotRebuilder, SNAPSHOT_STORE, type EventStore, type SnapshotStore } from '@nest-es/core';
+import { Aggregate, Apply, CommandGateway, EVENT_STORE, EventSourcingModule, EventType, type EventStore } from '@nest-es/core';
+import { SnapshotRebuilder, SNAPSHOT_STORE } from '@nest-es/core/internal';
+import { type SnapshotStore } from '@nest-es/core/adapter';
 import { EventSourcingCqrsModule, storedEventOf } from '@nest-es/core/cqrs';
 import { exposedForTests } from '@nest-es/core/testing';
 import {

@@ -16,7 +16,7 @@ import {
   UnauthenticatedError,
 } from '@nest-es/core';
 import { type EventSourcingHttpOptions, EventSourcingHttpModule } from '@nest-es/http';
-import { EventSourcingRegistry } from '@nest-es/core/testing';
+import { EventSourcingRegistry } from '@nest-es/core/internal';
 import { IsString } from 'class-validator';
 import request from 'supertest';
 import { createHttpApp, HTTP_ADAPTERS, type HttpAdapterName } from './support/http-adapter.js';

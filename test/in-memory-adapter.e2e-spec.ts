@@ -1,7 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { CHECKPOINT_STORE, CommandGateway, EVENT_STORE, EVENT_STORE_ADAPTER, EventSourcingModule, InMemoryEventStore, OnEvent, Projector, SyncMode, inMemory, type CheckpointStore, type StoredEvent } from '@nest-es/core';
+import { CHECKPOINT_STORE, EVENT_STORE_ADAPTER, InMemoryEventStore } from '@nest-es/core/internal';
+import { CommandGateway, EVENT_STORE, EventSourcingModule, OnEvent, Projector, SyncMode, inMemory, type StoredEvent } from '@nest-es/core';
+import { type CheckpointStore } from '@nest-es/core/adapter';
 import { exposedForTests } from '@nest-es/core/testing';
 import { AddLine, AlwaysParkMerge, LineAdded, LinesCommuteMerge, NotebookAggregate } from './support/notebook.domain.js';
 import { EventSourcingHttpModule } from '@nest-es/http';

@@ -9,7 +9,7 @@ import { startPokerProcess } from './support/poker-process.js';
 import { createShopApp } from './support/shop-app.js';
 import { PlaceOrder, ShopProjector } from './support/shop.domain.js';
 import { createTestStore, testDatabaseKind, type TestStore } from './support/test-store.js';
-import { AdmissionGate, EventSourcingLifecycle } from '@nest-es/core/testing';
+import { AdmissionGate, EventSourcingLifecycle } from '@nest-es/core/internal';
 import { openDataSource } from '@nest-es/typeorm';
 import { readModelStore, TypeOrmEventStore } from '@nest-es/typeorm';
 

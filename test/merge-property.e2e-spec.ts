@@ -5,7 +5,7 @@ import { DepositFunds, RegisterPlayer, ReleaseFunds, RenamePlayer, ReserveFunds,
 import { createMergeApp } from './support/merge-app.js';
 import { ledgerViolations, type CommandOutcome } from './support/player-ledger.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
-import { EventSourcingRegistry, replay } from '@nest-es/core/testing';
+import { EventSourcingRegistry, replay } from '@nest-es/core/internal';
 
 interface Op {
   kind: 'deposit' | 'withdraw' | 'rename' | 'reserve' | 'release';

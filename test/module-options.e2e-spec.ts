@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { CommandGateway, EventSourcingModule, EVENT_STORE, type EventStore } from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
@@ -27,8 +27,13 @@ describe('EventSourcingModule.forRootAsync with an application-owned DataSource,
   it('builds its options from injected providers, uses the given DataSource, and leaves it open at shutdown', async () => {
     const dataSource = createDataSource(store.options);
     await dataSource.initialize();
+    // A global module with an async factory, as @nestjs/typeorm registers its DataSource: ready only after a wait.
+    @Global()
+    @Module({ providers: [{ provide: APP_DATA_SOURCE, useFactory: () => new Promise((resolve) => setTimeout(() => resolve(dataSource), 50)) }], exports: [APP_DATA_SOURCE] })
+    class AppDataSourceModule {}
     const moduleRef = await Test.createTestingModule({
       imports: [
+        AppDataSourceModule,
         EventSourcingModule.forRootAsync({
           adapter: typeorm({ dataSource: APP_DATA_SOURCE }),
           imports: [SettingsModule],
@@ -36,7 +41,7 @@ describe('EventSourcingModule.forRootAsync with an application-owned DataSource,
           useFactory: (settings: { shutdownTimeoutMs: number }) => ({ ...settings }),
         }),
       ],
-      providers: [CounterAggregate, { provide: APP_DATA_SOURCE, useValue: dataSource }],
+      providers: [CounterAggregate],
     }).compile();
     const app = moduleRef.createNestApplication({ logger: false });
     await app.init();

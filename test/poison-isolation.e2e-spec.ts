@@ -1,6 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { CommandGateway, DEAD_LETTER_STORE, EventSourcingModule, SyncMode, type DeadLetterStore } from '@nest-es/core';
+import { CommandGateway, EventSourcingModule, SyncMode } from '@nest-es/core';
+import { DEAD_LETTER_STORE } from '@nest-es/core/internal';
+import { type DeadLetterStore } from '@nest-es/core/adapter';
 import { BalancesProjector, BANKROLL_PROVIDERS, Deposit, MAX_BANKROLL } from './support/bankroll.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 import { typeorm } from '@nest-es/typeorm';

@@ -1,4 +1,6 @@
-import { EVENT_STORE, type EventStore, TIMER_STORE, type TimerStore } from '@nest-es/core';
+import { EVENT_STORE, type EventStore } from '@nest-es/core';
+import { TIMER_STORE } from '@nest-es/core/internal';
+import { type TimerStore } from '@nest-es/core/adapter';
 import { bestHandFor, type Card, type Variant, VARIANTS } from '../apps/poker/src/cards/index.js';
 import { PokerApiError } from '../apps/poker/src/client/poker-client.js';
 import type { ActionTimeout } from '../apps/poker/src/flows/index.js';

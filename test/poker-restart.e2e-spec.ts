@@ -1,4 +1,6 @@
-import { EVENT_STORE, type EventStore, TIMER_STORE, type TimerStore } from '@nest-es/core';
+import { EVENT_STORE, type EventStore } from '@nest-es/core';
+import { TIMER_STORE } from '@nest-es/core/internal';
+import { type TimerStore } from '@nest-es/core/adapter';
 import { readModelStore } from '@nest-es/typeorm';
 import { checkOrCall, eventually, playOut, type PokerServer, startPokerServer } from './support/poker-server.js';
 import { createTestStore, type TestStore } from './support/test-store.js';

@@ -1,17 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
-import {
-  CommandGateway,
-  DEAD_LETTER_STORE,
-  ErrorCode,
-  EVENT_STORE,
-  SyncMode,
-  TIMER_STORE,
-  type DeadLetterStore,
-  type EventStore,
-  type StoredEvent,
-  type TimerStore,
-} from '@nest-es/core';
-import { DeadLetterService, ProjectionRebuilder } from '@nest-es/core';
+import { CommandGateway, ErrorCode, EVENT_STORE, SyncMode, type EventStore, type StoredEvent } from '@nest-es/core';
+import { DEAD_LETTER_STORE, TIMER_STORE } from '@nest-es/core/internal';
+import { type DeadLetterStore, type TimerStore } from '@nest-es/core/adapter';
+import { DeadLetterService } from '@nest-es/core';
+import { ProjectionRebuilder } from '@nest-es/core/internal';
 import { createShopApp } from './support/shop-app.js';
 import { OrderFlowProcess, PayOrder, PlaceOrder, ShopProjector, ShopReadModel } from './support/shop.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';

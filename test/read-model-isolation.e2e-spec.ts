@@ -1,16 +1,8 @@
 import { Inject, type INestApplication, type OnModuleInit } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import {
-  CHECKPOINT_STORE,
-  CommandGateway,
-  EVENT_STORE,
-  EventSourcingModule,
-  OnEvent,
-  Projector,
-  type CheckpointStore,
-  type EventStore,
-  type StoredEvent,
-} from '@nest-es/core';
+import { CHECKPOINT_STORE } from '@nest-es/core/internal';
+import { CommandGateway, EVENT_STORE, EventSourcingModule, OnEvent, Projector, type EventStore, type StoredEvent } from '@nest-es/core';
+import { type CheckpointStore } from '@nest-es/core/adapter';
 import {
   EVENT_SOURCING_DATA_SOURCE,
   READ_MODEL_DATA_SOURCE,
@@ -18,7 +10,7 @@ import {
   type ReadModelOptions,
   typeorm,
 } from '@nest-es/typeorm';
-import { deferred, type Deferred } from '@nest-es/core/testing';
+import { deferred, type Deferred } from '@nest-es/core/internal';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AddMany, Added, CounterAggregate } from './support/counter.aggregate.js';
 import { createTestStore, testDatabaseKind, type TestStore } from './support/test-store.js';

@@ -4,7 +4,7 @@ import { CommandGateway, SyncMode } from '@nest-es/core';
 import { createShopApp } from './support/shop-app.js';
 import { PlaceOrder, ShopReadModel } from './support/shop.domain.js';
 import { createTestStore, TEST_DATABASE_URL, type TestStore } from './support/test-store.js';
-import { EventProcessor } from '@nest-es/core/testing';
+import { EventProcessor } from '@nest-es/core/internal';
 
 const PARTITIONS = 4;
 const REBALANCE_MS = 100;

@@ -209,11 +209,16 @@ describe('security: the poker app keeps its secrets and its chips', () => {
   });
 
   describe('the browser as an attack path', () => {
-    it('refuses a cross-site form post of RenamePlayer (401 without the token, 415 with it), storing nothing', async () => {
+    it('refuses a cross-site form post of RenamePlayer (403 for a foreign origin, with or without the token; 415 for a form), storing nothing', async () => {
       const form = () => command('player', ann, 'RenamePlayer', {}, { Origin: 'https://evil.example' }).type('form').send('displayName=pwned');
-      await refused(form, 401, 'UNAUTHENTICATED');
+      await refused(form, 403, 'PERMISSION_DENIED');
       await refused(
         () => http.post(`/commands/player/${ann}/RenamePlayer`).set({ ...as(ann), Origin: 'https://evil.example' }).type('form').send('displayName=pwned'),
+        403,
+        'PERMISSION_DENIED',
+      );
+      await refused(
+        () => http.post(`/commands/player/${ann}/RenamePlayer`).set(as(ann)).type('form').send('displayName=pwned'),
         415,
         'UNSUPPORTED_MEDIA_TYPE',
       );

@@ -1,17 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import {
-  CommandGateway,
-  EVENT_STORE,
-  EventSourcingModule,
-  NotFoundError,
-  SNAPSHOT_STORE,
-  SnapshotRebuilder,
-  type EventStore,
-  type RebuildProgress,
-  type SnapshotStore,
-} from '@nest-es/core';
+import { CommandGateway, EVENT_STORE, EventSourcingModule, NotFoundError, type EventStore } from '@nest-es/core';
+import { SNAPSHOT_STORE, SnapshotRebuilder, type RebuildProgress } from '@nest-es/core/internal';
+import { type SnapshotStore } from '@nest-es/core/adapter';
 import { CapturingLogger } from './support/capturing-logger.js';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { Count, tallyAggregate } from './support/tally.aggregate.js';

@@ -1,14 +1,9 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { DataSource } from 'typeorm';
-import {
-  AggregateReader,
-  CommandGateway,
-  EventSourcingModule,
-  SNAPSHOT_STORE,
-  type EventSourcingModuleOptions,
-  type SnapshotStore,
-} from '@nest-es/core';
+import { AggregateReader, CommandGateway, EventSourcingModule, type EventSourcingModuleOptions } from '@nest-es/core';
+import { SNAPSHOT_STORE } from '@nest-es/core/internal';
+import { type SnapshotStore } from '@nest-es/core/adapter';
 import { EVENT_SOURCING_DATA_SOURCE, typeorm } from '@nest-es/typeorm';
 import { CapturingLogger } from './support/capturing-logger.js';
 import { Count, Milestone, tallyAggregate } from './support/tally.aggregate.js';

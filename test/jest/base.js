@@ -13,7 +13,7 @@ export const base = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
     '^@nest-es/core/internal$': `${libs}/core/src/internal.ts`,
-    '^@nest-es/core/(cqrs|testing)$': `${libs}/core/src/$1/index.ts`,
+    '^@nest-es/core/(adapter|cqrs|testing)$': `${libs}/core/src/$1/index.ts`,
     '^@nest-es/(core|typeorm|http|nats|cli)$': `${libs}/$1/src/index.ts`,
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

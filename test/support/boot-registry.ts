@@ -1,13 +1,12 @@
 import type { Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { BootValidationError, EventSourcingModule } from '@nest-es/core';
-import { EventSourcingRegistry } from '@nest-es/core/testing';
-import { typeorm } from '@nest-es/typeorm';
+import { BootValidationError, EventSourcingModule, inMemory } from '@nest-es/core';
+import { EventSourcingRegistry } from '@nest-es/core/internal';
 
-/** Boots the module with these providers on an in-memory store and returns what discovery registered. */
+/** Boots the module with these providers on an in-memory adapter and returns what discovery registered. */
 export async function bootRegistry(...providers: Provider[]): Promise<EventSourcingRegistry> {
   const moduleRef = await Test.createTestingModule({
-    imports: [EventSourcingModule.forRoot({ adapter: typeorm({ type: 'sqlite', database: ':memory:' }), processing: { enabled: false } })],
+    imports: [EventSourcingModule.forRoot({ adapter: inMemory(), processing: { enabled: false } })],
     providers,
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });

@@ -1,4 +1,4 @@
-import { deferred, type Deferred } from '@nest-es/core/testing';
+import { deferred, type Deferred } from '@nest-es/core/internal';
 
 interface Gate {
   entered: Deferred<void>;

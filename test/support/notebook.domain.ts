@@ -4,9 +4,9 @@ import {
   Apply,
   CommandHandler,
   Merge,
-  MergeStrategyInterceptor,
+  CustomMergeStrategy,
   type MergeConflict,
-  type MergeInterceptor,
+  type MergeStrategyHandler,
   type MergeVerdict,
 } from '@nest-es/core';
 import { IsString } from 'class-validator';
@@ -38,8 +38,8 @@ export interface NotebookState {
  * A team's own merge strategy: a stale command goes ahead when everything stored since the
  * caller's sequence only added lines (appends commute); anything else is the caller's conflict.
  */
-@MergeStrategyInterceptor('Lines-Commute')
-export class LinesCommuteMerge implements MergeInterceptor {
+@CustomMergeStrategy('Lines-Commute')
+export class LinesCommuteMerge implements MergeStrategyHandler {
   readonly seen: Array<{ command: string; expected: number; actual: number; between: string[]; titleSeen: string }> = [];
 
   async merge(conflict: MergeConflict): Promise<MergeVerdict> {
@@ -59,8 +59,8 @@ export class LinesCommuteMerge implements MergeInterceptor {
 }
 
 /** Parks every stale command, whatever happened (a per-handler choice below, a per-call one in the test). */
-@MergeStrategyInterceptor('always-park')
-export class AlwaysParkMerge implements MergeInterceptor {
+@CustomMergeStrategy('always-park')
+export class AlwaysParkMerge implements MergeStrategyHandler {
   merge(): MergeVerdict {
     return Merge.park();
   }

@@ -1,5 +1,5 @@
 import { type StoredEvent } from '@nest-es/core';
-import { APPLIERS_METADATA } from '@nest-es/core/testing';
+import { APPLIERS_METADATA } from '@nest-es/core/internal';
 
 /** Applies a process manager's own events to its state with its `@Apply` methods, as the framework replays them. */
 export function replayProcess<S>(process: object, state: S, events: object[]): S {

@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { EventSourcingModule } from '@nest-es/core';
 import { NatsJetStreamModule } from '@nest-es/nats';
 import { type StoreOptions, typeorm } from '@nest-es/typeorm';
-import { EventProcessor } from '@nest-es/core/testing';
+import { EventProcessor } from '@nest-es/core/internal';
 import { TICKET_PROVIDERS, TicketReminderProcess } from './ticket.domain.js';
 import { EventSourcingHttpModule } from '@nest-es/http';
 

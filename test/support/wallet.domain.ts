@@ -3,7 +3,7 @@ import {
   AggregateId,
   Apply,
   CommandHandler,
-  EventSaga,
+  Saga as EventSaga,
   FailedPreconditionError,
   MergeStrategy,
   OnEvent,

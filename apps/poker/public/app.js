@@ -67,9 +67,19 @@ function uid() {
   return Math.random().toString(36).slice(2, 8);
 }
 
-/** Signs a player up: the server gives the starting bankroll and the player's token. */
+/**
+ * Signs a player up: the server gives the starting bankroll and the player's token. Under an
+ * Idempotency-Key, so a sign-up cut short (a server error, a dropped connection) is sent once more
+ * and finished rather than refused as a taken id.
+ */
 async function registerPlayer(id, displayName, playerType) {
-  const session = await api('POST', '/auth/register', { playerId: id, displayName, playerType }, {}, null);
+  // getRandomValues, not randomUUID: the page may be served over plain http:// (no secure context).
+  const key = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  const sign = () => api('POST', '/auth/register', { playerId: id, displayName, playerType }, { 'Idempotency-Key': key }, null);
+  const session = await sign().catch((error) => {
+    if (error instanceof ApiError && error.status < 500) throw error;
+    return sign();
+  });
   game.names[id] = displayName;
   return session.token;
 }

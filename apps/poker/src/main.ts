@@ -1,34 +1,17 @@
-import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { configurePokerApp } from './http/configure-poker-app.js';
-import { loadPokerConfig, redactUrl } from './poker-config.js';
-import { PokerServerModule } from './poker-server.module.js';
-import { withTracing } from './tracing.js';
+// `npm start`. Signals are handled before anything else loads (see SignalShutdown): the server's
+// modules come in through a dynamic import, which a static one would have evaluated first.
+import { SignalShutdown } from './signal-shutdown.js';
 
-async function bootstrap(): Promise<void> {
-  const config = loadPokerConfig();
-  const app = await NestFactory.create<NestExpressApplication>(
-    withTracing(
-      PokerServerModule.forRoot({
-        store: config.store,
-        auth: config.auth,
-        requestsPerMinute: config.requestsPerMinute,
-        processing: config.scaleOut ? { scaleOut: config.scaleOut } : undefined,
-        nats: config.nats,
-      }),
-    ),
-  );
-  configurePokerApp(app);
-  // SIGTERM drains the commands in flight and their sync waits, then ends the process with code 0
-  // (without useProcessExit Nest re-raises the signal, and supervisors count exit 143 as a failure).
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
-  await app.listen(config.port);
-  Logger.log(`poker listening on http://localhost:${config.port} (web page at /, API docs at /docs) with DATABASE_URL=${redactUrl(config.databaseUrl)}`, 'Poker');
+const shutdown = new SignalShutdown();
+// From here on a signal ends the process cleanly (the supervisor and the tests can tell when that is).
+console.log(`poker starting (pid ${process.pid})`);
+try {
+  const { startServer } = await shutdown.step(() => import('./start-server.js'));
+  await startServer(shutdown);
+} catch (error) {
+  // Stopped by a signal: SignalShutdown closes what was opened and exits with code 0.
+  if (!shutdown.stoppedBy(error)) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
 }
-
-bootstrap().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});

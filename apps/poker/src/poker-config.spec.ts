@@ -14,6 +14,11 @@ describe('poker configuration from the environment', () => {
     expect(() => loadPokerConfig({ POKER_TOKEN_TTL_SECONDS: '-1' })).toThrow("POKER_TOKEN_TTL_SECONDS must be a whole number > 0, got '-1'");
   });
 
+  it('reads the origins allowed besides the server\'s own, as browsers write them, and refuses what is none', () => {
+    expect(loadPokerConfig({ POKER_ALLOWED_ORIGINS: 'https://Poker.Example.com/, http://localhost:8080' }).allowedOrigins).toEqual(['https://poker.example.com', 'http://localhost:8080']);
+    expect(() => loadPokerConfig({ POKER_ALLOWED_ORIGINS: 'poker.example.com' })).toThrow("POKER_ALLOWED_ORIGINS must list origins such as https://poker.example.com, got 'poker.example.com'");
+  });
+
   it('reads PORT and DATABASE_URL', () => {
     expect(loadPokerConfig({ PORT: '8080', DATABASE_URL: 'sqlite::memory:' })).toMatchObject({ port: 8080, store: { type: 'sqlite', database: ':memory:' } });
     expect(loadPokerConfig({ DATABASE_URL: 'postgres://u:secret@db:5432/poker?schema=p1' }).store).toMatchObject({ type: 'postgres', schema: 'p1' });

@@ -9,6 +9,8 @@ export interface PokerConfig {
   store: StoreOptions;
   auth: PokerAuthOptions;
   requestsPerMinute?: number;
+  /** Origins besides the server's own allowed to send state-changing requests (behind a proxy that rewrites Host). */
+  allowedOrigins?: string[];
   /** Several instances on one PostgreSQL database share the subscribers' work (docs/scaling.md). */
   scaleOut?: ScaleOutOptions;
   /** Committed events out to NATS JetStream. */
@@ -22,7 +24,8 @@ export const DEFAULT_DATABASE_URL = 'sqlite:data/poker.sqlite';
  * docs/security.md): POKER_AUTH_SECRET (signs player tokens; default random, so tokens end with the
  * process), POKER_TOKEN_TTL_SECONDS, POKER_ADMIN_TOKEN (mounts the dead-letter routes behind it),
  * POKER_SEEDED_DEALS=true (lets StartHand choose the deck seed: demos and tests only),
- * POKER_REQUESTS_PER_MINUTE (per client address). To run several instances (docs/scaling.md):
+ * POKER_REQUESTS_PER_MINUTE (per client address, over every route), POKER_ALLOWED_ORIGINS (comma-separated
+ * origins, besides the server's own, that may send state-changing requests). To run several instances (docs/scaling.md):
  * POKER_SCALE_OUT_PARTITIONS (turns scale-out on; PostgreSQL only), POKER_REBALANCE_INTERVAL_MS;
  * NATS_URL (turns the JetStream publisher on) with POKER_NATS_STREAM (default POKER_EVENTS).
  */
@@ -40,6 +43,7 @@ export function loadPokerConfig(env: NodeJS.ProcessEnv = process.env): PokerConf
   if (env.POKER_SEEDED_DEALS === 'true') auth.seededDeals = true;
   const config: PokerConfig = { port, databaseUrl, store: parseDatabaseUrl(databaseUrl), auth };
   if (env.POKER_REQUESTS_PER_MINUTE) config.requestsPerMinute = positive('POKER_REQUESTS_PER_MINUTE', env.POKER_REQUESTS_PER_MINUTE);
+  if (env.POKER_ALLOWED_ORIGINS) config.allowedOrigins = env.POKER_ALLOWED_ORIGINS.split(',').map((origin) => webOrigin('POKER_ALLOWED_ORIGINS', origin.trim()));
   if (env.POKER_SCALE_OUT_PARTITIONS) {
     if (!('type' in config.store) || config.store.type !== 'postgres') throw new Error('POKER_SCALE_OUT_PARTITIONS needs a PostgreSQL DATABASE_URL: instances share a SQLite file only one at a time');
     config.scaleOut = { partitions: positive('POKER_SCALE_OUT_PARTITIONS', env.POKER_SCALE_OUT_PARTITIONS) };
@@ -47,6 +51,13 @@ export function loadPokerConfig(env: NodeJS.ProcessEnv = process.env): PokerConf
   }
   if (env.NATS_URL) config.nats = { servers: env.NATS_URL.split(','), publisher: { stream: env.POKER_NATS_STREAM || 'POKER_EVENTS', subjectPrefix: 'poker' } };
   return config;
+}
+
+/** `scheme://host[:port]` as browsers send it in `Origin`. */
+function webOrigin(name: string, value: string): string {
+  const origin = URL.canParse(value) ? new URL(value).origin : 'null';
+  if (origin === 'null') throw new Error(`${name} must list origins such as https://poker.example.com, got '${value}'`);
+  return origin;
 }
 
 function positive(name: string, value: string): number {

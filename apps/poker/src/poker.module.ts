@@ -67,6 +67,7 @@ export class PokerModule {
             authorizer: PokerCommandAuthorizer,
             aggregateReads: true,
             ...(auth.adminToken ? { adminGuard: AdminTokenGuard } : {}),
+            appWide: true,
           }),
         CqrsModule.forRoot(),
         EventSourcingCqrsModule,

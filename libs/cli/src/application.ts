@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DynamicModule, INestApplicationContext, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { ProcessingOptions } from '@nest-es/core/internal';
+import type { ProcessingOptions } from '@nest-es/core';
 
 /**
  * What an application hands the maintenance CLI (`--app <file>`): a function, the file's default
@@ -24,10 +24,12 @@ export async function loadMaintenanceEntry(file: string | undefined): Promise<Ma
     const reason = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' ? 'the file does not exist (build the application first?)' : (error as Error).message;
     throw new Error(`cannot load the application from ${file}: ${reason}`, { cause: error });
   }
-  if (typeof loaded.default !== 'function') {
+  // A CommonJS build of `export default` arrives as the module's `exports`, with the function on its own `default`.
+  const entry = typeof loaded.default === 'function' ? loaded.default : (loaded.default as { default?: unknown } | undefined)?.default;
+  if (typeof entry !== 'function') {
     throw new Error(`${file} has no default export that returns the root module: export default ({ processing }) => AppModule.forRoot({ ..., processing })`);
   }
-  return loaded.default as MaintenanceEntry;
+  return entry as MaintenanceEntry;
 }
 
 /** Runs `work` in the application without HTTP, then closes it. */

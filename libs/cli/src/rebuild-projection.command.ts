@@ -1,5 +1,5 @@
 import { EventSourcingRegistry } from '@nest-es/core/internal';
-import { NotFoundError } from '@nest-es/core/internal';
+import { NotFoundError } from '@nest-es/core';
 import { ProjectionRebuilder } from '@nest-es/core/internal';
 import { withApplication, type MaintenanceEntry } from './application.js';
 import { createProgress } from './progress.js';

@@ -1,6 +1,9 @@
 // @nest-es/core/internal: the seam between the core and the other @nest-es packages (typeorm, http,
-// nats, cli). Not for applications: it changes with the packages' versions, without notice.
-export * from './command/aggregate-reader.js';
+// nats, cli), and the way the repository's own test suites reach the runtime. Not for applications:
+// it changes with the packages' versions, without notice.
+export * from './reading/aggregate-reader.js';
+export * from './command/aggregate-loader.js';
+export * from './command/aggregate-replayer.js';
 export * from './command/command-gateway.js';
 export * from './command/command-validation.js';
 export * from './config/event-sourcing-options.js';
@@ -39,3 +42,20 @@ export * from './store/store-errors.js';
 export * from './store/timer-store.js';
 export * from './store/wake-channel.js';
 export * from './adapter/event-sourcing-adapter.js';
+export * from './adapter/in-memory-adapter.js';
+export * from './store/memory/in-memory-event-store.js';
+export * from './store/memory/in-memory-snapshot-store.js';
+export * from './store/memory/in-memory-checkpoint-store.js';
+export * from './store/memory/in-memory-dead-letter-store.js';
+export * from './store/memory/in-memory-timer-store.js';
+export * from './store/memory/in-memory-projection-transactions.js';
+export * from './dead-letter/command-retrier.js';
+export * from './processing/deterministic-id.js';
+export * from './processing/event-processor.js';
+export * from './scheduling/deferred.js';
+export * from './discovery/boot-validation.error.js';
+export { aggregateMetadataOf } from './discovery/aggregate-definition-builder.js';
+export { COMMAND_HANDLERS_METADATA, APPLIERS_METADATA } from './decorators/constants.js';
+export { eventTypeName } from './decorators/event-type.decorator.js';
+export type { SubscriberKind } from './decorators/subscriber-types.js';
+export { EVENT_SOURCING_ADAPTER } from './module/module-tokens.js';

@@ -1,10 +1,11 @@
-import { Controller, Get, Param, Query, Req, UseGuards } from '@nestjs/common';
-import type { ReadContext } from '@nest-es/core/internal';
+import { Controller, Get, Param, Query, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { EventSourcingExceptionFilter } from './event-sourcing-exception.filter.js';
+import type { ReadContext } from '@nest-es/core';
 import { principalOf } from './principal-of.js';
-import { AggregateReader, type AggregateSnapshotView } from '@nest-es/core/internal';
+import { AggregateReader, type AggregateSnapshotView } from '@nest-es/core';
 import type { AggregateDefinition } from '@nest-es/core/internal';
 import { EventSourcingRegistry } from '@nest-es/core/internal';
-import { NotFoundError } from '@nest-es/core/internal';
+import { NotFoundError } from '@nest-es/core';
 import { MAX_SEQUENCE } from '@nest-es/core/internal';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, wholeNumber } from './paging.js';
 import { EventSourcingGuard } from './configured-guards.js';
@@ -25,6 +26,7 @@ export interface EventPage {
 }
 
 @Controller('aggregates')
+@UseFilters(EventSourcingExceptionFilter)
 @UseGuards(EventSourcingGuard)
 export class AggregateController {
   constructor(

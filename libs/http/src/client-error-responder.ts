@@ -2,18 +2,16 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { maxHeaderSize, Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ErrorCode } from '@nest-es/core/internal';
+import { ErrorCode } from '@nest-es/core';
 import type { ErrorBody } from './error-body.js';
 
 /**
  * Requests Node refuses before any route runs (headers over the size limit, malformed HTTP, a client
  * too slow to send its headers) get the framework's coded JSON body instead of Node's bare status
- * line. An app that listens for 'clientError' itself keeps its own answer; Fastify's default
- * listener (an app's `clientErrorHandler` option replaces it) gives way to this one.
+ * line or Fastify's own body. It answers for the whole server, so it is provided only with the
+ * `appWide` option. It goes first and removes no one's listener: the listeners after it (Fastify's
+ * default, an app's own) still hear of the error, and find the connection answered and closed.
  */
-/** The name Fastify's own 'clientError' listener has: its default handler, bound to the instance. */
-const FASTIFY_DEFAULT_LISTENER = 'bound defaultClientErrorHandler';
-
 @Injectable()
 export class ClientErrorResponder implements OnApplicationBootstrap {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
@@ -21,13 +19,9 @@ export class ClientErrorResponder implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     const server: unknown = this.adapterHost.httpAdapter?.getHttpServer();
     if (!(server instanceof Server)) return;
-    for (const listener of server.listeners('clientError')) {
-      if (listener.name === FASTIFY_DEFAULT_LISTENER) server.off('clientError', listener as (...args: unknown[]) => void);
-    }
-    if (server.listenerCount('clientError') > 0) return;
     // An app may have set the limit per server (`maxHeaderSize` server option).
     const limit = (server as { maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize;
-    server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, limit));
+    server.prependListener('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, limit));
   }
 }
 

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@nest-es/core/internal';
+import { InvalidArgumentError } from '@nest-es/core';
 
 /** Deeper command bodies are refused before class-transformer walks them (it recurses once per level). */
 export const MAX_BODY_DEPTH = 32;

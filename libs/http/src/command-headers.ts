@@ -1,6 +1,7 @@
-import { InvalidArgumentError } from '@nest-es/core/internal';
+import { InvalidArgumentError } from '@nest-es/core';
 import { normalizeMergeStrategy } from '@nest-es/core/internal';
-import { parseSyncMode, type SendOptions } from '@nest-es/core/internal';
+import { parseSyncMode } from '@nest-es/core/internal';
+import { type SendOptions } from '@nest-es/core';
 import { describe } from '@nest-es/core/internal';
 import { MAX_SEQUENCE } from '@nest-es/core/internal';
 

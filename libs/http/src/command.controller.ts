@@ -1,9 +1,10 @@
-import { Body, Controller, HttpCode, Logger, type OnApplicationBootstrap, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Logger, type OnApplicationBootstrap, Param, Post, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { EventSourcingExceptionFilter } from './event-sourcing-exception.filter.js';
 import { plainToInstance } from 'class-transformer';
 import { principalOf } from './principal-of.js';
-import { CommandGateway } from '@nest-es/core/internal';
+import { CommandGateway } from '@nest-es/core';
 import { EventSourcingRegistry } from '@nest-es/core/internal';
-import { NotFoundError, UnsupportedMediaTypeError } from '@nest-es/core/internal';
+import { NotFoundError, UnsupportedMediaTypeError } from '@nest-es/core';
 import { assertCommandBody } from './command-body.js';
 import { sendOptionsFromHeaders } from './command-headers.js';
 import { EventSourcingGuard } from './configured-guards.js';
@@ -22,6 +23,7 @@ export interface CommandResponse {
  * The principal a guard left on `request.user` goes with the command to the authorizer and its events.
  */
 @Controller('commands')
+@UseFilters(EventSourcingExceptionFilter)
 @UseGuards(EventSourcingGuard)
 export class CommandController implements OnApplicationBootstrap {
   private readonly logger = new Logger('EventSourcingHttp');

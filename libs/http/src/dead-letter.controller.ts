@@ -1,13 +1,15 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseFilters, UseGuards } from '@nestjs/common';
+import { EventSourcingExceptionFilter } from './event-sourcing-exception.filter.js';
 import { describe } from '@nest-es/core/internal';
-import { DeadLetterService, type DeadLetterPage, type RetriedDeadLetter } from '@nest-es/core/internal';
-import { InvalidArgumentError } from '@nest-es/core/internal';
+import { DeadLetterService, type DeadLetterPage, type RetriedDeadLetter } from '@nest-es/core';
+import { InvalidArgumentError } from '@nest-es/core';
 import { EventSourcingAdminGuard } from './configured-guards.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, wholeNumber } from './paging.js';
-import type { DeadLetter, DeadLetterKind, DeadLetterStatus } from '@nest-es/core/internal';
+import type { DeadLetter, DeadLetterKind, DeadLetterStatus } from '@nest-es/core';
 
 /** The dead-letter routes: review, retry and discard parked messages; mounted only with `http.adminGuard`, which guards them. */
 @Controller('dead-letters')
+@UseFilters(EventSourcingExceptionFilter)
 @UseGuards(EventSourcingAdminGuard)
 export class DeadLetterController {
   constructor(private readonly deadLetters: DeadLetterService) {}

@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
-import { ErrorCode, HTTP_STATUS_BY_CODE } from '@nest-es/core/internal';
-import { EventSourcingError } from '@nest-es/core/internal';
+import { ErrorCode } from '@nest-es/core';
+import { HTTP_STATUS_BY_CODE } from '@nest-es/core/internal';
+import { EventSourcingError } from '@nest-es/core';
 import { isStoreUnavailableError } from '@nest-es/core/internal';
 import type { HttpRequest } from './http-request.js';
 

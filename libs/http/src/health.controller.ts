@@ -1,8 +1,9 @@
-import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Inject, ServiceUnavailableException, UseFilters } from '@nestjs/common';
+import { EventSourcingExceptionFilter } from './event-sourcing-exception.filter.js';
 import { HealthCheckService, HealthIndicatorService, type HealthCheckResult } from '@nestjs/terminus';
-import { UnavailableError } from '@nest-es/core/internal';
+import { UnavailableError } from '@nest-es/core';
 import { AdmissionGate } from '@nest-es/core/internal';
-import { EVENT_STORE, type EventStore } from '@nest-es/core/internal';
+import { EVENT_STORE, type EventStore } from '@nest-es/core';
 
 /** Readiness answers within this bound whatever the database does: a probe that waits is a probe that fails. */
 export const HEALTH_STORE_TIMEOUT_MS = 800;
@@ -14,6 +15,7 @@ export const HEALTH_STORE_TIMEOUT_MS = 800;
  * the database does, so a supervisor does not restart an instance that only waits for its database.
  */
 @Controller('health')
+@UseFilters(EventSourcingExceptionFilter)
 export class HealthController {
   /** One store probe at a time: probes of a stalled database must not pile up on the connection pool. */
   private probe: Promise<number> | null = null;

@@ -1,7 +1,7 @@
 import type { CanActivate, Type } from '@nestjs/common';
 import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface.js';
 import type { HelmetOptions } from 'helmet';
-import type { CommandAuthorizer } from '@nest-es/core/internal';
+import type { CommandAuthorizer } from '@nest-es/core';
 
 /** A Nest guard class (resolved from the application's providers, or created) or instance. */
 export type GuardOption = Type<CanActivate> | CanActivate;
@@ -22,6 +22,17 @@ export interface EventSourcingHttpOptions {
   helmet?: HelmetOptions | false;
   /** Cross-origin requests allowed by these rules (the `cors` package's options). Default: none allowed. */
   cors?: CorsOptions;
+  /**
+   * Extend the framework's HTTP behaviour from its own routes to the whole application. Default
+   * false: the error body `{statusCode, code, message}`, the security headers, the CORS policy and
+   * the `traceparent` continuation apply only to requests under the framework's paths (`/commands`,
+   * `/aggregates`, `/dead-letters`, `/health`, `/metrics`, under the global prefix), and the app's
+   * own routes answer exactly as without this module. True: the error filter is global (`APP_FILTER`:
+   * every route's errors, 404s and body parser errors get the coded body), the headers, CORS and trace
+   * context apply to every request, and requests Node refuses before any route (oversized headers,
+   * malformed HTTP, header timeouts) get the coded body, answered before any other 'clientError' listener.
+   */
+  appWide?: boolean;
 }
 
 export const EVENT_SOURCING_HTTP_OPTIONS = Symbol('EVENT_SOURCING_HTTP_OPTIONS');

@@ -1,8 +1,11 @@
-import { Controller, Get, Header } from '@nestjs/common';
-import { MetricsService, NoopMetricsService, NotFoundError } from '@nest-es/core/internal';
+import { Controller, Get, Header, UseFilters } from '@nestjs/common';
+import { EventSourcingExceptionFilter } from './event-sourcing-exception.filter.js';
+import { MetricsService, NoopMetricsService } from '@nest-es/core/internal';
+import { NotFoundError } from '@nest-es/core';
 
 /** `GET /metrics` in the Prometheus text format, when the core module measures (`metrics: true`). */
 @Controller('metrics')
+@UseFilters(EventSourcingExceptionFilter)
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 

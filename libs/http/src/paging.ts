@@ -1,5 +1,5 @@
 import { describe } from '@nest-es/core/internal';
-import { InvalidArgumentError } from '@nest-es/core/internal';
+import { InvalidArgumentError } from '@nest-es/core';
 
 /** Page size of the listings when the caller gives no `limit`. */
 export const DEFAULT_PAGE_SIZE = 100;

@@ -1,4 +1,4 @@
-import type { Principal } from '@nest-es/core/internal';
+import type { Principal } from '@nest-es/core';
 
 /** Reads the principal a guard left on the request; anything without a string id is no principal. */
 export function principalOf(request: object): Principal | undefined {

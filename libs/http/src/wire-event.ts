@@ -1,4 +1,4 @@
-import type { StoredEvent } from '@nest-es/core/internal';
+import type { StoredEvent } from '@nest-es/core';
 
 export interface WireEvent {
   type: string;

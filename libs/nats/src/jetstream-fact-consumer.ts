@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import { fact } from '@nest-es/core/internal';
+import { fact } from '@nest-es/core';
 import { FactAppender } from '@nest-es/core/internal';
 import { NATS_JETSTREAM_OPTIONS, type IncomingMessage, type NatsJetStreamOptions } from './jetstream-options.js';
 import { connectJetStream, type JetStreamConnection } from './nats-client.js';

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { BackgroundLoop } from '@nest-es/core/internal';
 import { EventNotifier } from '@nest-es/core/internal';
-import { CHECKPOINT_STORE, type CheckpointStore } from '@nest-es/core/internal';
-import type { StoredEvent } from '@nest-es/core/internal';
-import { EVENT_STORE, type EventStore } from '@nest-es/core/internal';
-import { PARTITION_LEASES, type PartitionLeases } from '@nest-es/core/internal';
+import { CHECKPOINT_STORE } from '@nest-es/core/internal';
+import { type CheckpointStore } from '@nest-es/core/adapter';
+import type { StoredEvent } from '@nest-es/core';
+import { EVENT_STORE, type EventStore } from '@nest-es/core';
+import { PARTITION_LEASES } from '@nest-es/core/internal';
+import { type PartitionLeases } from '@nest-es/core/adapter';
 import { NATS_JETSTREAM_OPTIONS, type NatsJetStreamOptions } from './jetstream-options.js';
 import { connectJetStream, type JetStreamConnection } from './nats-client.js';
 

@@ -1,6 +1,7 @@
-import type { NewEvent, StoredEvent, StreamId } from '@nest-es/core/internal';
-import type { AppendRequest, AppendResult } from '@nest-es/core/internal';
-import { ConcurrencyError, DuplicateCommandError } from '@nest-es/core/internal';
+import type { NewEvent, StoredEvent, StreamId } from '@nest-es/core';
+import type { AppendRequest, AppendResult } from '@nest-es/core/adapter';
+import { ConcurrencyError, DuplicateCommandError } from '@nest-es/core/adapter';
+import { streamKey } from '@nest-es/core/internal';
 
 export type AppendOutcome = AppendResult | ConcurrencyError | DuplicateCommandError;
 
@@ -27,7 +28,6 @@ export interface PlannedCommand {
 
 type Decision = ConcurrencyError | DuplicateCommandError | { request: AppendRequest; firstEvent: number };
 
-export const streamKey = (stream: StreamId) => `${stream.aggregateType}\u0000${stream.aggregateId}`;
 export const commandKey = (stream: StreamId, commandId: string) => `${streamKey(stream)}\u0000${commandId}`;
 
 /**

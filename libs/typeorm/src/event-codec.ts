@@ -1,4 +1,4 @@
-import type { EventMetadata, StoredEvent } from '@nest-es/core/internal';
+import type { EventMetadata, StoredEvent } from '@nest-es/core';
 
 export const EVENT_COLUMNS =
   'position, aggregate_type, aggregate_id, sequence, event_type, schema_version, payload, metadata, occurred_at, ' +

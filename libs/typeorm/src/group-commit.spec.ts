@@ -1,5 +1,5 @@
-import type { AppendRequest } from '@nest-es/core/internal';
-import { ConcurrencyError } from '@nest-es/core/internal';
+import type { AppendRequest } from '@nest-es/core/adapter';
+import { ConcurrencyError } from '@nest-es/core/adapter';
 import type { AppendOutcome } from './append-plan.js';
 import { GroupCommit, type AppendFault, type AppendWriter } from './group-commit.js';
 

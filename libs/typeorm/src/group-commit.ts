@@ -1,4 +1,4 @@
-import type { AppendRequest, AppendResult } from '@nest-es/core/internal';
+import type { AppendRequest, AppendResult } from '@nest-es/core/adapter';
 import type { AppendOutcome } from './append-plan.js';
 
 /**

@@ -3,7 +3,7 @@
 // little never needs one long statement, and it still finds what lies beyond.
 import { randomUUID } from 'node:crypto';
 import { openTestDataSource, type TestDataSource } from '../../../test/support/test-database.js';
-import type { StoredEvent } from '@nest-es/core/internal';
+import type { StoredEvent } from '@nest-es/core';
 import { PARTITION_SCAN_WINDOW, TypeOrmEventStore } from './typeorm-event-store.js';
 
 let db: TestDataSource;

@@ -1,5 +1,5 @@
 import { type DataSource, EntityManager } from 'typeorm';
-import { preparedStatement } from './sql-client.js';
+import { preparedStatement } from './postgres-statements.js';
 
 /** A DataSource for reads, or a projector's transactional EntityManager for writes. */
 export type Queryable = DataSource | EntityManager;

@@ -1,13 +1,16 @@
 // PostgreSQL only: a group-commit batch is one statement (one round trip), and a batch planned on a
 // state that no longer holds is planned again on the state the statement returns, not split apart
-// by the unique indexes. Round trips are counted on the store's own pool.
+// by the unique indexes. Round trips are counted on the connections the store takes from its DataSource.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import type { DataSource } from 'typeorm';
 import { openTestDataSource, type TestDataSource } from '../../../test/support/test-database.js';
-import type { StreamId } from '@nest-es/core/internal';
-import type { AppendRequest, EventStore } from '@nest-es/core/internal';
-import { ConcurrencyError, DuplicateCommandError } from '@nest-es/core/internal';
-import { sqlClientFor, type PostgresSqlClient } from './sql-client.js';
+import type { StreamId } from '@nest-es/core';
+import type { AppendRequest } from '@nest-es/core/adapter';
+import type { EventStore } from '@nest-es/core';
+import { ConcurrencyError, DuplicateCommandError } from '@nest-es/core/adapter';
+import type { PostgresSqlClient } from './postgres-sql-client.js';
+import { sqlClientFor } from './sql-client-for.js';
 import { TypeOrmEventStore } from './typeorm-event-store.js';
 
 if (process.env.ES_TEST_DB !== 'postgres') {
@@ -16,12 +19,38 @@ if (process.env.ES_TEST_DB !== 'postgres') {
 
 let db: TestDataSource;
 let store: EventStore;
-let pool: pg.Pool;
+let sql: PostgresSqlClient;
+/** Statements sent on the DataSource's connections while counting; undefined while not. */
+let statements: number | undefined;
+
+/** The stores take their connections through query runners: each connection they get counts its statements. */
+function countStatements(dataSource: DataSource): void {
+  const counted = new WeakSet<pg.PoolClient>();
+  const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
+  dataSource.createQueryRunner = (mode) => {
+    const runner = createQueryRunner(mode);
+    const connect = runner.connect.bind(runner);
+    runner.connect = async () => {
+      const client = (await connect()) as pg.PoolClient;
+      if (!counted.has(client)) {
+        counted.add(client);
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        client.query = ((...args: unknown[]) => {
+          if (statements !== undefined) statements++;
+          return query(...args);
+        }) as typeof client.query;
+      }
+      return client;
+    };
+    return runner;
+  };
+}
 
 beforeAll(async () => {
   db = await openTestDataSource();
+  countStatements(db.dataSource);
   store = await TypeOrmEventStore.create(db.dataSource);
-  pool = (sqlClientFor(db.dataSource) as PostgresSqlClient).pool;
+  sql = sqlClientFor(db.dataSource) as PostgresSqlClient;
 });
 
 afterAll(async () => {
@@ -36,19 +65,14 @@ const request = (stream: StreamId, expectedSequence: number, commandId?: string)
   events: [{ type: 'Ticked', payload: { expectedSequence }, metadata: { eventId: randomUUID(), commandId: commandId ?? null, correlationId: 'batch', causationId: null } }],
 });
 
-/** Appends the requests in one turn of the event loop (one batch); the statements the pool ran for them. */
+/** Appends the requests in one turn of the event loop (one batch); the statements sent for them. */
 async function appendTogether(requests: AppendRequest[]) {
-  const query = pool.query;
-  let statements = 0;
-  pool.query = function (this: pg.Pool, ...args: unknown[]) {
-    statements++;
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof pool.query;
+  statements = 0;
   try {
     const outcomes = await Promise.allSettled(requests.map((r) => store.append(r)));
     return { outcomes, statements };
   } finally {
-    pool.query = query;
+    statements = undefined;
   }
 }
 
@@ -100,10 +124,10 @@ describe('PostgreSQL appends: planned once per connection', () => {
   // cost more server time than the inserts. Every version of the function must keep the setting (a
   // CREATE OR REPLACE drops it unless repeated).
   it('runs every es_append with generic plans', async () => {
-    const { rows } = await pool.query<{ args: string; config: string[] | null }>(
-      `SELECT pg_get_function_identity_arguments(oid) AS args, proconfig AS config FROM pg_proc
+    const { rows } = await sql.query<{ args: string; config: string[] | null }>({
+      text: `SELECT pg_get_function_identity_arguments(oid) AS args, proconfig AS config FROM pg_proc
        WHERE proname = 'es_append' AND pronamespace = current_schema()::regnamespace`,
-    );
+    });
     expect(rows.length).toBeGreaterThanOrEqual(2);
     for (const { args, config } of rows) expect({ args, config }).toEqual({ args, config: ['plan_cache_mode=force_generic_plan'] });
   });

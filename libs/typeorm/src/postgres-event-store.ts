@@ -1,11 +1,12 @@
-import type pg from 'pg';
-import type { StreamId } from '@nest-es/core/internal';
+import type { StreamId } from '@nest-es/core';
 import { stringHashCode } from '@nest-es/core/internal';
-import type { AppendRequest } from '@nest-es/core/internal';
-import { AppendPlan, commandKey, streamKey, type AppendOutcome } from './append-plan.js';
+import type { AppendRequest } from '@nest-es/core/adapter';
+import { streamKey } from '@nest-es/core/internal';
+import { AppendPlan, commandKey, type AppendOutcome } from './append-plan.js';
 import { encodeMetadata } from './event-codec.js';
 import type { AppendFault, AppendWriter } from './group-commit.js';
-import { pgQuery } from './sql-client.js';
+import type { PostgresSqlClient } from './postgres-sql-client.js';
+import { pgQuery } from './postgres-statements.js';
 
 /**
  * The append lock, as `es_append` takes it (and any other writer of es_events must): taken by every
@@ -51,10 +52,7 @@ export class PostgresAppendWriter implements AppendWriter {
   /** The NOTIFY payload each committed batch sends on the schema's wake-up channel; null sends none. */
   wakeUp: string | null = null;
 
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly types: pg.CustomTypesConfig,
-  ) {}
+  constructor(private readonly sql: PostgresSqlClient) {}
 
   async write(requests: readonly AppendRequest[]): Promise<AppendOutcome[]> {
     const streams = new Map<string, StreamId>();
@@ -123,7 +121,7 @@ export class PostgresAppendWriter implements AppendWriter {
       sequence_before: command.sequenceBefore,
       sequence_after: command.sequenceAfter,
     }));
-    const { rows } = await this.pool.query<AppendRow>(
+    const { rows } = await this.sql.query<AppendRow>(
       pgQuery(APPEND_SQL, [
         streams.map((stream) => stream.aggregateType),
         streams.map((stream) => stream.aggregateId),
@@ -134,7 +132,7 @@ export class PostgresAppendWriter implements AppendWriter {
         JSON.stringify(events),
         JSON.stringify(commandRows),
         this.wakeUp,
-      ], this.types),
+      ], this.sql.types),
     );
     return rows;
   }

@@ -5,10 +5,11 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { openTestDataSource, type TestDataSource } from '../../../test/support/test-database.js';
-import type { StoredEvent, StreamId } from '@nest-es/core/internal';
-import { sliceOfHash, stringHashCode, type Partition } from '@nest-es/core/internal';
-import type { EventStore } from '@nest-es/core/internal';
-import { ConcurrencyError, DuplicateCommandError } from '@nest-es/core/internal';
+import type { StoredEvent, StreamId } from '@nest-es/core';
+import { sliceOfHash, stringHashCode } from '@nest-es/core/internal';
+import { type Partition } from '@nest-es/core/adapter';
+import type { CapableEventStore } from '@nest-es/core/internal';
+import { ConcurrencyError, DuplicateCommandError } from '@nest-es/core/adapter';
 import { APPEND_LOCK_SQL } from './postgres-event-store.js';
 import { ensureSchema } from './schema/migrate.js';
 import { eventSourcingMigrations } from './schema/event-sourcing-migrations.js';
@@ -20,7 +21,7 @@ if (process.env.ES_TEST_DB !== 'postgres') {
 }
 
 let db: TestDataSource;
-let store: EventStore;
+let store: CapableEventStore;
 let url: string;
 let schema: string;
 

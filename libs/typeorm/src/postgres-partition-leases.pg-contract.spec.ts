@@ -3,7 +3,8 @@
 import { TypeOrmEventStore } from './typeorm-event-store.js';
 import { openTestDataSource, type TestDataSource } from '../../../test/support/test-database.js';
 import { MEMBER_CLASS, PostgresPartitionLeases } from './postgres-partition-leases.js';
-import { PostgresSqlClient, sqlClientFor } from './sql-client.js';
+import type { PostgresSqlClient } from './postgres-sql-client.js';
+import { sqlClientFor } from './sql-client-for.js';
 
 if (process.env.ES_TEST_DB !== 'postgres') {
   throw new Error(`postgres-partition-leases.pg-contract.spec.ts needs ES_TEST_DB=postgres (the postgres jest project), got ${process.env.ES_TEST_DB}`);
@@ -31,7 +32,7 @@ afterAll(async () => {
 const noop = () => undefined;
 
 function instance(): PostgresPartitionLeases {
-  const leases = new PostgresPartitionLeases(sql.pool, sql.driver.Client);
+  const leases = new PostgresPartitionLeases(sql);
   opened.push(leases);
   return leases;
 }
@@ -90,12 +91,12 @@ describe('PostgresPartitionLeases', () => {
     expect(await a.tryAcquire('unit-3')).toBe(true);
     const { self } = await a.members();
     // Another session ends the lease connection, as a failover or an administrator would.
-    await sql.pool.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_locks
+    await sql.query({
+      text: `SELECT pg_terminate_backend(pid) FROM pg_locks
         WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND objid = $1
           AND classid = (${MEMBER_CLASS}::bigint & 4294967295)::oid`,
-      [self],
-    );
+      values: [self],
+    });
     for (let waited = 0; lost === 0 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(lost).toBe(1);
     const b = instance();

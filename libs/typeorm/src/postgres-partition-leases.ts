@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type pg from 'pg';
-import type { Membership, PartitionLeases } from '@nest-es/core/internal';
+import type { Membership, PartitionLeases } from '@nest-es/core/adapter';
+import type { PostgresSqlClient } from './postgres-sql-client.js';
 
 /** Instances' slots: advisory locks (class, slot) whose class is per schema, so pg_locks can list them. */
 export const MEMBER_CLASS = `hashtext('es_members:' || current_schema())`;
@@ -30,11 +31,8 @@ export class PostgresPartitionLeases implements PartitionLeases {
   private readonly lostListeners = new Set<() => void>();
   private joining?: Promise<void>;
 
-  constructor(
-    private readonly pool: pg.Pool,
-    /** pg's Client class, from the module TypeORM loaded (pg is an optional peer). */
-    private readonly Client: typeof pg.Client,
-  ) {}
+  /** `sql` opens the lease connection: set up like the pooled ones, outside the pool. */
+  constructor(private readonly sql: PostgresSqlClient) {}
 
   join(onLost: () => void): Promise<void> {
     this.lostListeners.add(onLost);
@@ -77,8 +75,7 @@ export class PostgresPartitionLeases implements PartitionLeases {
   }
 
   private async connect(): Promise<void> {
-    // The pool's settings carry the connection string and the search_path that selects the schema.
-    const client = new this.Client(this.pool.options);
+    const client = this.sql.dedicatedConnection();
     client.on('error', (error) => this.logger.warn(`lease connection lost (${error.message})`));
     client.on('end', () => {
       if (this.client !== client) return;

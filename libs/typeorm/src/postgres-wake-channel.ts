@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type pg from 'pg';
-import type { WakeChannel, WakeKind } from '@nest-es/core/internal';
+import type { WakeChannel, WakeKind } from '@nest-es/core/adapter';
 import { APPEND_LOCK_SQL } from './postgres-event-store.js';
+import type { PostgresSqlClient } from './postgres-sql-client.js';
 
 /** The channel is per schema, like the store: instances on other schemas of the database are not woken. */
 const CHANNEL_SQL = `SELECT 'es_wake_' || current_schema() AS channel`;
@@ -38,9 +39,8 @@ export class PostgresWakeChannel implements WakeChannel {
   private others = false;
 
   constructor(
-    private readonly pool: pg.Pool,
-    /** pg's Client class, from the module TypeORM loaded (pg is an optional peer). */
-    private readonly Client: typeof pg.Client,
+    /** Sends on a pooled connection; opens the listener's own connection. */
+    private readonly sql: PostgresSqlClient,
     private readonly appends: AppendAnnouncer,
   ) {}
 
@@ -60,8 +60,8 @@ export class PostgresWakeChannel implements WakeChannel {
       return;
     }
     this.inFlight.set(kind, true);
-    this.pool
-      .query(NOTIFY_SQL, [payload(kind, this.id)])
+    this.sql
+      .query({ text: NOTIFY_SQL, values: [payload(kind, this.id)] })
       .catch((error: Error) => this.logger.debug(`wake-up not sent: ${error.message}`))
       .finally(() => {
         this.inFlight.set(kind, false);
@@ -78,8 +78,7 @@ export class PostgresWakeChannel implements WakeChannel {
   }
 
   private async connect(onWake: (kind: WakeKind) => void): Promise<void> {
-    // The pool's settings carry the connection string and the search_path that selects the schema.
-    const client = new this.Client(this.pool.options);
+    const client = this.sql.dedicatedConnection();
     client.on('error', (error) => this.logger.warn(`wake-up listener lost (${error.message}); polling covers until it is back`));
     client.on('end', () => {
       if (this.listener !== client) return;
@@ -119,7 +118,7 @@ export class PostgresWakeChannel implements WakeChannel {
   }
 
   private send(sql: string, message: Message): void {
-    this.pool.query(sql, [payload(message, this.id)]).catch((error: Error) => this.logger.debug(`wake-up not sent: ${error.message}`));
+    this.sql.query({ text: sql, values: [payload(message, this.id)] }).catch((error: Error) => this.logger.debug(`wake-up not sent: ${error.message}`));
   }
 
   private scheduleReconnect(onWake: (kind: WakeKind) => void): void {

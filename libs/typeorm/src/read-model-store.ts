@@ -2,7 +2,7 @@ import { join, parse } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { ReadModelOptions, StoreOptions } from './adapter-options.js';
 import { openDataSource } from './open-data-source.js';
-import { sqlClientFor } from './sql-client.js';
+import { sqlClientFor } from './sql-client-for.js';
 
 const IN_MEMORY = ':memory:';
 

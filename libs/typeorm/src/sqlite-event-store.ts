@@ -1,10 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { stringHashCode } from '@nest-es/core/internal';
-import type { AppendRequest } from '@nest-es/core/internal';
+import type { AppendRequest } from '@nest-es/core/adapter';
 import { AppendPlan, type AppendOutcome } from './append-plan.js';
 import { encodeMetadata, STREAM_SEQUENCE_SQL } from './event-codec.js';
 import type { AppendFault, AppendWriter } from './group-commit.js';
-import { idleConnection } from './sql-client.js';
+import { idleConnection } from './sqlite-sql-client.js';
 
 /**
  * SQLite appends: a batch is one synchronous `BEGIN IMMEDIATE` transaction on cached prepared

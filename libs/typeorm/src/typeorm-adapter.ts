@@ -1,12 +1,14 @@
 import type { InjectionToken } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { AdapterContext, AdapterPorts, EventSourcingAdapter } from '@nest-es/core/internal';
+import type { AdapterContext, AdapterPorts } from '@nest-es/core/adapter';
+import type { EventSourcingAdapter } from '@nest-es/core';
 import type { StoreOptions, TypeOrmAdapterOptions } from './adapter-options.js';
 import { openDataSource } from './open-data-source.js';
 import { PostgresPartitionLeases } from './postgres-partition-leases.js';
 import { PostgresWakeChannel } from './postgres-wake-channel.js';
 import { openReadModelDataSource } from './read-model-store.js';
-import { PostgresSqlClient, sqlClientFor } from './sql-client.js';
+import { PostgresSqlClient } from './postgres-sql-client.js';
+import { sqlClientFor } from './sql-client-for.js';
 import { EVENT_SOURCING_DATA_SOURCE, READ_MODEL_DATA_SOURCE } from './tokens.js';
 import { TypeOrmCheckpointStore } from './typeorm-checkpoint-store.js';
 import { TypeOrmDeadLetterStore } from './typeorm-dead-letter-store.js';
@@ -31,7 +33,12 @@ class TypeOrmAdapter implements EventSourcingAdapter<EntityManager> {
   private dataSource?: DataSource;
   private readModels?: DataSource;
 
-  constructor(private readonly options: TypeOrmAdapterOptions) {}
+  readonly requires: readonly InjectionToken[];
+
+  constructor(private readonly options: TypeOrmAdapterOptions) {
+    const given = 'dataSource' in options ? options.dataSource : undefined;
+    this.requires = given === undefined || given instanceof DataSource ? [] : [given as InjectionToken];
+  }
 
   async open(context: AdapterContext): Promise<AdapterPorts<EntityManager>> {
     this.store = this.storeOptions(context);
@@ -48,8 +55,8 @@ class TypeOrmAdapter implements EventSourcingAdapter<EntityManager> {
       deadLetters: new TypeOrmDeadLetterStore(this.dataSource),
       timers: new TypeOrmTimerStore(this.dataSource),
       projections: new TypeOrmProjectionTransactions(this.readModels, checkpoints),
-      leases: postgres && new PostgresPartitionLeases(postgres.pool, postgres.driver.Client),
-      wakeChannel: postgres && new PostgresWakeChannel(postgres.pool, postgres.driver.Client, events),
+      leases: postgres && new PostgresPartitionLeases(postgres),
+      wakeChannel: postgres && new PostgresWakeChannel(postgres, events),
     };
   }
 

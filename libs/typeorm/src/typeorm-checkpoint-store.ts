@@ -1,6 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CheckpointStore, HeldEvent } from '@nest-es/core/internal';
-import { dialectOf, numberPlaceholders, sqlClientFor, type SqlClient } from './sql-client.js';
+import type { CheckpointStore, HeldEvent } from '@nest-es/core/adapter';
+import { numberPlaceholders } from './postgres-statements.js';
+import { dialectOf, type SqlClient } from './sql-client.js';
+import { sqlClientFor } from './sql-client-for.js';
 
 export const SAVE_CHECKPOINT_SQL = `INSERT INTO es_checkpoints (subscriber, position, updated_at) VALUES (?, ?, ?)
   ON CONFLICT (subscriber) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`;

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { DeadLetter, DeadLetterKind, DeadLetterQuery, DeadLetterStatus, DeadLetterStore, NewDeadLetter } from '@nest-es/core/internal';
-import { sqlClientFor, type SqlClient } from './sql-client.js';
+import type { DeadLetter, DeadLetterKind, DeadLetterStatus } from '@nest-es/core';
+import type { DeadLetterQuery, DeadLetterStore, NewDeadLetter } from '@nest-es/core/adapter';
+import type { SqlClient } from './sql-client.js';
+import { sqlClientFor } from './sql-client-for.js';
 
 const COLUMNS = 'id, kind, subscriber, aggregate_type, aggregate_id, message_type, payload, context, reason, attempts, status, created_at, updated_at';
 const INSERT_SQL = `INSERT INTO es_dead_letters (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;

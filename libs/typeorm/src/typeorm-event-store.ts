@@ -1,24 +1,17 @@
 import type { DataSource } from 'typeorm';
-import type { StoredEvent, StreamId } from '@nest-es/core/internal';
-import type {
-  AppendRequest,
-  AppendResult,
-  CommandRecord,
-  EventPage,
-  EventStore,
-  ReadAllOptions,
-  ReadPartitionOptions,
-  ReadStreamOptions,
-  StreamIdsOptions,
-} from '@nest-es/core/internal';
+import type { StoredEvent, StreamId } from '@nest-es/core';
+import type { AppendRequest, AppendResult, CommandRecord, EventPage, ReadAllOptions, ReadPartitionOptions, ReadStreamOptions, StreamIdsOptions } from '@nest-es/core/adapter';
+import type { EventStore } from '@nest-es/core';
 import { assertStorable } from '@nest-es/core/internal';
-import { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from '@nest-es/core/internal';
+import { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from '@nest-es/core/adapter';
 import { MAX_SEQUENCE } from '@nest-es/core/internal';
 import { decodeEvent, EVENT_COLUMNS, STREAM_SEQUENCE_SQL, type EventRow } from './event-codec.js';
 import { GroupCommit, type AppendFault, type AppendWriter } from './group-commit.js';
 import { PostgresAppendWriter } from './postgres-event-store.js';
 import { ensureSchema } from './schema/migrate.js';
-import { SqliteSqlClient, sqlClientFor, type SqlClient } from './sql-client.js';
+import type { SqlClient } from './sql-client.js';
+import { sqlClientFor } from './sql-client-for.js';
+import { SqliteSqlClient } from './sqlite-sql-client.js';
 import { SqliteAppendWriter } from './sqlite-event-store.js';
 
 export interface TypeOrmEventStoreOptions {
@@ -109,7 +102,7 @@ export class TypeOrmEventStore implements EventStore {
     }
     await ensureSchema(dataSource);
     const sql = sqlClientFor(dataSource);
-    const writer = sql instanceof SqliteSqlClient ? new SqliteAppendWriter(sql.db) : new PostgresAppendWriter(sql.pool, sql.types);
+    const writer = sql instanceof SqliteSqlClient ? new SqliteAppendWriter(await sql.connection()) : new PostgresAppendWriter(sql);
     return new TypeOrmEventStore(sql, writer, maxBatchSize);
   }
 

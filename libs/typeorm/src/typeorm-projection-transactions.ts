@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { HeldEvent } from '@nest-es/core/internal';
-import type { ProjectionTransactions } from '@nest-es/core/internal';
+import type { HeldEvent } from '@nest-es/core/adapter';
+import type { ProjectionTransactions } from '@nest-es/core/adapter';
 import { dialectOf } from './sql-client.js';
 import type { TypeOrmCheckpointStore } from './typeorm-checkpoint-store.js';
 

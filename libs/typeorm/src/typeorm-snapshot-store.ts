@@ -1,9 +1,10 @@
 import type { DataSource } from 'typeorm';
-import type { StreamId } from '@nest-es/core/internal';
-import { CorruptSnapshotError, type Snapshot, type SnapshotStore } from '@nest-es/core/internal';
+import type { StreamId } from '@nest-es/core';
+import { CorruptSnapshotError, type Snapshot, type SnapshotStore } from '@nest-es/core/adapter';
 import { MAX_SEQUENCE } from '@nest-es/core/internal';
 import { ensureSchema } from './schema/migrate.js';
-import { sqlClientFor, type SqlClient } from './sql-client.js';
+import type { SqlClient } from './sql-client.js';
+import { sqlClientFor } from './sql-client-for.js';
 
 const SAVE_SQL = `INSERT INTO es_snapshots (aggregate_type, aggregate_id, sequence, state_version, state, taken_at)
   VALUES (?, ?, ?, ?, ?, ?)

@@ -1,9 +1,21 @@
 // The store contracts on the TypeORM adapter, on SQLite or PostgreSQL (ES_TEST_DB, set by the jest project).
-import { describeDeadLetterStoreContract, describeEventStoreContract, describeSnapshotStoreContract, describeTimerStoreContract } from '@nest-es/core/testing';
+import type { DataSource } from 'typeorm';
+import {
+  describeCheckpointStoreContract,
+  describeDeadLetterStoreContract,
+  describeEventStoreContract,
+  describeProjectionTransactionsContract,
+  describeSnapshotStoreContract,
+  describeTimerStoreContract,
+  type ProjectionPorts,
+} from '@nest-es/core/testing';
 import { TypeOrmDeadLetterStore } from './typeorm-dead-letter-store.js';
-import { openTestDataSource } from '../../../test/support/test-database.js';
+import { openTestDataSource, type TestDataSource } from '../../../test/support/test-database.js';
+import { ensureSchema } from './schema/migrate.js';
 import { createDataSource } from './store-options.js';
+import { TypeOrmCheckpointStore } from './typeorm-checkpoint-store.js';
 import { TypeOrmEventStore } from './typeorm-event-store.js';
+import { TypeOrmProjectionTransactions } from './typeorm-projection-transactions.js';
 import { TypeOrmSnapshotStore } from './typeorm-snapshot-store.js';
 import { TypeOrmTimerStore } from './typeorm-timer-store.js';
 
@@ -50,3 +62,51 @@ describeDeadLetterStoreContract(`TypeORM, ${kind}`, async () => {
   await TypeOrmEventStore.create(db.dataSource);
   return { store: new TypeOrmDeadLetterStore(db.dataSource), close: () => db.close() };
 });
+
+/** Another DataSource on the test database, as a second process would open it. */
+async function secondDataSource(db: TestDataSource): Promise<DataSource> {
+  const other = createDataSource(db.options);
+  await other.initialize();
+  return other;
+}
+
+describeCheckpointStoreContract(
+  `TypeORM, ${kind}`,
+  async () => {
+    const db = await openTestDataSource();
+    await ensureSchema(db.dataSource);
+    return {
+      store: new TypeOrmCheckpointStore(db.dataSource),
+      close: () => db.close(),
+      second: async () => {
+        const other = await secondDataSource(db);
+        return { store: new TypeOrmCheckpointStore(other), close: () => other.destroy() };
+      },
+    };
+  },
+  { twoProcesses: true },
+);
+
+function projectionPorts(dataSource: DataSource): ProjectionPorts {
+  const checkpoints = new TypeOrmCheckpointStore(dataSource);
+  return { transactions: new TypeOrmProjectionTransactions(dataSource, checkpoints), checkpoints };
+}
+
+describeProjectionTransactionsContract(
+  `TypeORM, ${kind}`,
+  async () => {
+    const db = await openTestDataSource();
+    await ensureSchema(db.dataSource);
+    return {
+      store: projectionPorts(db.dataSource),
+      close: () => db.close(),
+      second: async () => {
+        const other = await secondDataSource(db);
+        return { store: projectionPorts(other), close: () => other.destroy() };
+      },
+    };
+  },
+  // Two SQLite connections in one process cannot race: better-sqlite3 waits for a file lock synchronously,
+  // so the waiting one blocks the event loop that would commit the other, until its busy timeout fails it.
+  { twoProcesses: kind === 'postgres' },
+);

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { ProcessTimer, TimerStore } from '@nest-es/core/internal';
-import { sqlClientFor, type SqlClient } from './sql-client.js';
+import type { ProcessTimer, TimerStore } from '@nest-es/core/adapter';
+import type { SqlClient } from './sql-client.js';
+import { sqlClientFor } from './sql-client-for.js';
 
 const COLUMNS = 'id, owner, correlation_id, name, due_at, payload';
 // A redelivered process step cancels and schedules again: its own timer, cancelled by that replay

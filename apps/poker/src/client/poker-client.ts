@@ -45,9 +45,18 @@ export class PokerClient {
     return this.request('POST', `/commands/${aggregateType}/${encodeURIComponent(aggregateId)}/${commandType}`, body, this.signedAs(caller, headers));
   }
 
-  /** Registers a player (the app gives each one its starting bankroll) and keeps the player's token. */
+  /**
+   * Registers a player (the app gives each one its starting bankroll) and keeps the player's token.
+   * Under an Idempotency-Key of its own, so a sign-up cut short by a server error or a lost
+   * connection is sent once more and finished, not refused as a taken id.
+   */
   async registerPlayer(playerId: string, displayName: string, playerType: 'HUMAN' | 'AI' = 'HUMAN'): Promise<void> {
-    const session = await this.request<{ token: string }>('POST', '/auth/register', { playerId, displayName, playerType });
+    const key = randomUUID();
+    const sign = () => this.request<{ token: string }>('POST', '/auth/register', { playerId, displayName, playerType }, { 'Idempotency-Key': key });
+    const session = await sign().catch((error: unknown) => {
+      if (error instanceof PokerApiError && error.status < 500) throw error;
+      return sign();
+    });
     this.tokens.set(playerId, session.token);
   }
 

@@ -7,9 +7,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { parseDatabaseUrl } from '@nest-es/typeorm';
 import { configurePokerApp } from '../http/configure-poker-app.js';
 import { redactUrl } from '../poker-config.js';
-import { PokerServerModule } from '../poker-server.module.js';
-
-const DEMO_REQUESTS_PER_MINUTE = 1_000_000;
+import { PokerModule } from '../poker.module.js';
 
 export interface DemoServer {
   app: NestExpressApplication;
@@ -26,9 +24,9 @@ export interface DemoServer {
 export async function startDemoServer(databaseUrl: string | undefined): Promise<DemoServer> {
   const folder = databaseUrl ? undefined : mkdtempSync(join(tmpdir(), 'poker-demo-'));
   const url = databaseUrl ?? `sqlite:${join(folder!, 'demo.sqlite')}`;
-  // One local client playing as fast as it can: the limit meant for the public would stall it.
-  const server = PokerServerModule.forRoot({ store: parseDatabaseUrl(url), auth: { seededDeals: true }, requestsPerMinute: DEMO_REQUESTS_PER_MINUTE });
-  const app = await NestFactory.create<NestExpressApplication>(server, { logger: ['error', 'warn'] });
+  const poker = PokerModule.forRoot({ store: parseDatabaseUrl(url), auth: { seededDeals: true } });
+  const app = await NestFactory.create<NestExpressApplication>(poker, { logger: ['error', 'warn'] });
+  // No rate limit: one local client playing as fast as it can, whom the limit meant for the public would stall.
   configurePokerApp(app);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -18,13 +18,18 @@ import {
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { type Award, CARD_PATTERN, type Card, type Seed, VARIANTS, type Variant } from '../cards/index.js';
-import { EachEntry, isPositiveChips, MAX_SEATS, positiveChips, says, wholeChips } from '../table/index.js';
+import { MAX_CHIPS_PER_COMMAND, MAX_HAND_NUMBER, MAX_TABLE_CHIPS } from '../limits.js';
+import { atMostChips, EachEntry, isPositiveChips, MAX_SEATS, positiveChips, says, wholeChips } from '../table/index.js';
 
 export const BETTING_ACTIONS = ['FOLD', 'CHECK', 'CALL', 'BET', 'RAISE', 'ALL_IN'] as const;
 export type BettingAction = (typeof BETTING_ACTIONS)[number];
 export type BlindType = 'small' | 'big';
 
 const seatRange = says(`a seat from 0 to ${MAX_SEATS - 1}`);
+/** Blinds are the table's, within one command's chips; stacks, bets and pots within a table's. */
+const maxBlind = atMostChips(MAX_CHIPS_PER_COMMAND);
+const maxTableChips = atMostChips(MAX_TABLE_CHIPS);
+const handNumberRange = says(`a whole number from 1 to ${MAX_HAND_NUMBER}`);
 const fullDeck = says('the full deck: 52 distinct cards such as As or Td');
 const countOf = (what: string, min: number, max: number) => ({
   message: ({ value }: { value: unknown }) => `${what} must list ${min} to ${max}, got ${Array.isArray(value) ? value.length : JSON.stringify(value)}`,
@@ -47,7 +52,7 @@ const isSeat = (value: unknown) => Number.isInteger(value) && (value as number) 
 
 export class DealCards extends HandCommand {
   @IsString() @Length(1, 200) tableId!: string;
-  @IsInt(says('a whole number')) @Min(1, says('at least 1')) handNumber!: number;
+  @IsInt(handNumberRange) @Min(1, handNumberRange) @Max(MAX_HAND_NUMBER, handNumberRange) handNumber!: number;
   @IsIn([...VARIANTS], says(`one of ${VARIANTS.join(', ')}`)) variant!: Variant;
   /** In dealing order: hole cards go one at a time round-robin in this order. */
   @IsArray(countOf('players', 2, MAX_SEATS))
@@ -60,15 +65,15 @@ export class DealCards extends HandCommand {
       properties: {
         playerId: { type: 'string', minLength: 1, maxLength: 200 },
         position: { type: 'integer', minimum: 0, maximum: MAX_SEATS - 1 },
-        stack: { type: 'integer', minimum: 1 },
+        stack: { type: 'integer', minimum: 1, maximum: MAX_TABLE_CHIPS },
       },
     },
   })
-  @EachEntry('isDealtPlayer', (p) => isId(p.playerId) && isSeat(p.position) && isPositiveChips(p.stack), `a list of {playerId, position 0 to ${MAX_SEATS - 1}, stack > 0}`)
+  @EachEntry('isDealtPlayer', (p) => isId(p.playerId) && isSeat(p.position) && isPositiveChips(p.stack, MAX_TABLE_CHIPS), `a list of {playerId, position 0 to ${MAX_SEATS - 1}, stack > 0}`)
   players!: DealtPlayer[];
   @IsInt(seatRange) @Min(0, seatRange) @Max(MAX_SEATS - 1, seatRange) dealerPosition!: number;
-  @IsInt(wholeChips) @IsPositive(positiveChips) smallBlind!: number;
-  @IsInt(wholeChips) @IsPositive(positiveChips) bigBlind!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxBlind) smallBlind!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxBlind) bigBlind!: number;
   /** Shuffles the deck deterministically; without it (and without `deck`) a random seed is drawn and recorded. */
   @IsOptional()
   @ValidateBy(
@@ -89,18 +94,18 @@ export class DealCards extends HandCommand {
 export class PostBlind extends HandCommand {
   @IsString() @Length(1, 200) playerId!: string;
   @IsIn(['small', 'big'], says("'small' or 'big'")) blindType!: BlindType;
-  @IsInt(wholeChips) @IsPositive(positiveChips) amount!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxBlind) amount!: number;
 }
 
 export class PlayerAction extends HandCommand {
   @IsString() @Length(1, 200) playerId!: string;
   @IsIn([...BETTING_ACTIONS], says(`one of ${BETTING_ACTIONS.join(', ')}`)) action!: BettingAction;
   /** BET: the bet; RAISE: how much above the current bet. Ignored by the other actions. */
-  @IsOptional() @IsInt(wholeChips) @IsPositive(positiveChips) amount?: number;
+  @IsOptional() @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_TABLE_CHIPS, maxTableChips) amount?: number;
 }
 
 export class DealCommunityCards extends HandCommand {
-  @IsInt(says('a whole number of cards')) @IsPositive(says('a positive number of cards')) count!: number;
+  @IsInt(says('a whole number of cards')) @IsPositive(says('a positive number of cards')) @Max(5, says('at most 5 cards (the whole board)')) count!: number;
 }
 
 export class RequestDraw extends HandCommand {
@@ -129,9 +134,9 @@ export class AwardPot extends HandCommand {
     items: {
       type: 'object',
       required: ['playerId', 'amount'],
-      properties: { playerId: { type: 'string', minLength: 1, maxLength: 200 }, amount: { type: 'integer', minimum: 1 } },
+      properties: { playerId: { type: 'string', minLength: 1, maxLength: 200 }, amount: { type: 'integer', minimum: 1, maximum: MAX_TABLE_CHIPS } },
     },
   })
-  @EachEntry('isPotShare', (a) => isId(a.playerId) && isPositiveChips(a.amount), 'a list of {playerId, amount > 0}')
+  @EachEntry('isPotShare', (a) => isId(a.playerId) && isPositiveChips(a.amount, MAX_TABLE_CHIPS), 'a list of {playerId, amount > 0}')
   awards!: Award[];
 }

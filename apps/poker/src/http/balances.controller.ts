@@ -5,6 +5,7 @@ import { PlayerAuthGuard } from '../auth/player-auth.guard.js';
 import type { PlayerPrincipal } from '../auth/player-tokens.service.js';
 import { type Balance, BalancesQuery } from '../read-models/index.js';
 import { BalanceDto } from './read-model.dto.js';
+import { ValidIdPipe } from './valid-id.pipe.js';
 
 @ApiTags('poker')
 @Controller('players')
@@ -16,7 +17,7 @@ export class BalancesController {
   @ApiOkResponse({ type: BalanceDto })
   @ApiBearerAuth()
   @UseGuards(PlayerAuthGuard)
-  balance(@Param('playerId') playerId: string, @Req() { user }: { user: PlayerPrincipal }): Promise<Balance> {
+  balance(@Param('playerId', ValidIdPipe) playerId: string, @Req() { user }: { user: PlayerPrincipal }): Promise<Balance> {
     if (playerId !== user.id) throw new PermissionDeniedError(`${user.id} may not read the balance of ${playerId}`);
     return this.balances.balance(playerId);
   }

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { PlayerAuthGuard } from '../auth/player-auth.guard.js';
 import { BotPlayer, type BotMoveMade } from '../bots/bot-player.js';
 import { BotMoveDto } from './read-model.dto.js';
+import { ValidIdPipe } from './valid-id.pipe.js';
 
 @ApiTags('poker')
 @Controller('tables')
@@ -15,7 +16,7 @@ export class BotsController {
   @ApiOkResponse({ type: [BotMoveDto] })
   @ApiBearerAuth()
   @UseGuards(PlayerAuthGuard)
-  act(@Param('tableId') tableId: string): Promise<BotMoveMade[]> {
+  act(@Param('tableId', ValidIdPipe) tableId: string): Promise<BotMoveMade[]> {
     return this.bots.act(tableId);
   }
 }

@@ -8,6 +8,8 @@ import type { PlayerPrincipal } from '../auth/player-tokens.service.js';
 import { BUY_IN_SEAT, type BuyInCompleted, type BuyInFailed } from '../flows/index.js';
 import { ReserveFunds } from '../player/index.js';
 import { BuyInOutcome, BuyInRequest } from './buy-in.dto.js';
+import { jsonObject } from './json-object-body.js';
+import { ValidIdPipe } from './valid-id.pipe.js';
 
 /**
  * `POST /tables/:id/buy-in`: each request is a new buy-in process under a fresh correlation id.
@@ -32,8 +34,8 @@ export class BuyInController {
   @ApiOkResponse({ type: BuyInOutcome })
   @ApiBearerAuth()
   @UseGuards(PlayerAuthGuard)
-  async buyIn(@Param('tableId') tableId: string, @Body() body: unknown, @Req() { user }: { user: PlayerPrincipal }): Promise<BuyInOutcome> {
-    const request = plainToInstance(BuyInRequest, body ?? {}) as BuyInRequest;
+  async buyIn(@Param('tableId', ValidIdPipe) tableId: string, @Body() body: unknown, @Req() { user }: { user: PlayerPrincipal }): Promise<BuyInOutcome> {
+    const request = plainToInstance(BuyInRequest, jsonObject(body, 'the buy-in')) as BuyInRequest;
     await validateCommand(request);
     if (request.playerId !== user.id) throw new PermissionDeniedError(`${user.id} may not buy in ${request.playerId}`);
     const buyInId = randomUUID();

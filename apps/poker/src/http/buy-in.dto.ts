@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsPositive, IsString, Length, Max, Min } from 'class-validator';
 import { BUY_IN_FAILURES, type BuyInFailureCode } from '../flows/index.js';
-import { MAX_SEATS, positiveChips, says } from '../table/index.js';
+import { MAX_CHIPS_PER_COMMAND } from '../limits.js';
+import { atMostChips, MAX_SEATS, positiveChips, says } from '../table/index.js';
 
 const seatRange = says(`a seat from 0 to ${MAX_SEATS - 1}, or -1 for any free seat`);
 
@@ -12,9 +13,10 @@ export class BuyInRequest {
   @Min(-1, seatRange)
   @Max(MAX_SEATS - 1, seatRange)
   seat!: number;
-  @ApiProperty({ description: "Chips to bring to the table, within the table's buy-in range", example: 500 })
+  @ApiProperty({ description: `Chips to bring to the table, within the table's buy-in range (at most ${MAX_CHIPS_PER_COMMAND})`, example: 500 })
   @IsInt(positiveChips)
   @IsPositive(positiveChips)
+  @Max(MAX_CHIPS_PER_COMMAND, atMostChips(MAX_CHIPS_PER_COMMAND))
   amount!: number;
 }
 

@@ -1,13 +1,30 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { addCommandOperations } from '@nest-es/http';
+import { crossSiteWrites } from './cross-site-writes.js';
 import { publicFolder } from './public-folder.js';
+import { rateLimit } from './rate-limit.js';
+import { securityHeaders } from './security-headers.js';
+
+export interface PokerHttpOptions {
+  /** One limit per client address over every route; none when absent (the tests, the demo). */
+  requestsPerMinute?: number;
+  /** Origins besides the server's own that may send state-changing requests (a proxy that rewrites Host). */
+  allowedOrigins?: string[];
+}
 
 /**
  * What the poker app adds to the Nest application before it starts, for `npm start`, the demo
- * and the tests alike: the web page at `/` and the OpenAPI document at `/docs` (JSON at `/docs-json`).
+ * and the tests alike: the security headers, the rate limit and the cross-site checks on every
+ * request, then the web page at `/` and the OpenAPI document at `/docs` (JSON at `/docs-json`).
+ * Express middleware added here runs in this order and before the static files, Swagger, the body
+ * parsers and Nest's routes, which are all added later: so each of them is covered.
  */
-export function configurePokerApp(app: NestExpressApplication): void {
+export function configurePokerApp(app: NestExpressApplication, options: PokerHttpOptions = {}): void {
+  app.disable('x-powered-by');
+  app.use(securityHeaders());
+  if (options.requestsPerMinute !== undefined) app.use(rateLimit(options.requestsPerMinute));
+  app.use(crossSiteWrites(options.allowedOrigins));
   app.useStaticAssets(publicFolder());
   const config = new DocumentBuilder()
     .setTitle('Poker on nest-event-sourcing')

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { PlayerTokens } from '../auth/player-tokens.service.js';
 import { type TableView, TableViewQuery } from '../read-models/index.js';
 import { TableViewDto } from './read-model.dto.js';
+import { ValidIdPipe } from './valid-id.pipe.js';
 
 @ApiTags('poker')
 @Controller('tables')
@@ -16,7 +17,7 @@ export class TablesController {
   @ApiOperation({ summary: "A table's seats and stacks and the public state of its current (or last) hand" })
   @ApiBearerAuth()
   @ApiOkResponse({ type: TableViewDto, description: "Signed in, the player's own hole cards come as yourCards; anyone sees the rest" })
-  async table(@Param('tableId') tableId: string, @Headers('authorization') authorization?: string): Promise<TableView> {
+  async table(@Param('tableId', ValidIdPipe) tableId: string, @Headers('authorization') authorization?: string): Promise<TableView> {
     const viewer = await this.tokens.principal(authorization);
     return this.tables.table(tableId, viewer?.id);
   }

@@ -14,7 +14,7 @@ import {
 } from './player.events.js';
 import type { PlayerState } from './player.state.js';
 import { AggregateFixture, expectRefusal } from '@nest-es/core/testing';
-import { aggregateMetadataOf, COMMAND_HANDLERS_METADATA } from '@nest-es/core/testing';
+import { aggregateMetadataOf, COMMAND_HANDLERS_METADATA } from '@nest-es/core/internal';
 
 const ID = 'alice';
 const command = <T extends object>(type: new () => T, fields: Partial<T> = {}): T => Object.assign(new type(), { playerId: ID, ...fields });

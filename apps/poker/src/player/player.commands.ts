@@ -1,12 +1,11 @@
 import { AggregateId } from '@nest-es/core';
 import { IsEmail, IsIn, IsInt, IsOptional, IsPositive, IsString, Length, Max, Min } from 'class-validator';
+import { MAX_CHIPS_PER_COMMAND, MAX_TABLE_CHIPS } from '../limits.js';
 
-/** The most chips one command moves; bankrolls stay far inside exact integers and the read models' BIGINT columns. */
-export const MAX_CHIPS_PER_COMMAND = 1_000_000_000;
-/** The most chips a bankroll may hold: a deposit beyond it is refused. */
-export const MAX_BANKROLL = 1_000_000_000_000;
+export { MAX_BANKROLL, MAX_CHIPS_PER_COMMAND } from '../limits.js';
 
-const maxChips = { message: ({ property, value }: { property: string; value: unknown }) => `${property} must be at most ${MAX_CHIPS_PER_COMMAND} chips, got ${JSON.stringify(value)}` };
+const atMost = (max: number) => ({ message: ({ property, value }: { property: string; value: unknown }) => `${property} must be at most ${max} chips, got ${JSON.stringify(value)}` });
+const maxChips = atMost(MAX_CHIPS_PER_COMMAND);
 const positiveChips = { message: ({ property, value }: { property: string; value: unknown }) => `${property} must be a positive whole number of chips, got ${JSON.stringify(value)}` };
 const wholeChips = { message: ({ property, value }: { property: string; value: unknown }) => `${property} must be a whole number of chips, got ${JSON.stringify(value)}` };
 
@@ -47,7 +46,8 @@ export class ReleaseFunds extends PlayerCommand {
 
 export class SettleTableSession extends PlayerCommand {
   @IsString() @Length(1, 200) tableId!: string;
-  @IsInt(wholeChips) @Min(0, { message: ({ value }) => `cashOut must be >= 0, got ${JSON.stringify(value)}` }) @Max(MAX_CHIPS_PER_COMMAND, maxChips) cashOut!: number;
+  /** A stack leaving the table: up to every chip the table can hold (the player may have won them all). */
+  @IsInt(wholeChips) @Min(0, { message: ({ value }) => `cashOut must be >= 0, got ${JSON.stringify(value)}` }) @Max(MAX_TABLE_CHIPS, atMost(MAX_TABLE_CHIPS)) cashOut!: number;
 }
 
 export class SitOut extends PlayerCommand {}

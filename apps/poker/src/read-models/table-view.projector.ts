@@ -29,7 +29,7 @@ import {
   handViewRoundComplete,
   handViewStarted,
 } from './hand-view.js';
-import { createTables } from './sql.js';
+import { createTables, widenToBigint } from './sql.js';
 
 /**
  * Table view, for the web page: each table with its seats and stacks, the public state of its
@@ -39,18 +39,26 @@ import { createTables } from './sql.js';
 export class TableViewProjector implements OnModuleInit {
   constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
+  /**
+   * Chips are BIGINT: a stack can reach a whole table's chips (MAX_TABLE_CHIPS, beyond PostgreSQL's
+   * 32-bit INTEGER). Counts, seats and milliseconds are bounded by the commands within INTEGER.
+   */
   async onModuleInit(): Promise<void> {
-    await createTables(this.dataSource, [
-      `CREATE TABLE IF NOT EXISTS poker_tables (
-        table_id TEXT PRIMARY KEY, name TEXT NOT NULL, variant TEXT NOT NULL, small_blind INTEGER NOT NULL, big_blind INTEGER NOT NULL,
-        min_buy_in INTEGER NOT NULL, max_buy_in INTEGER NOT NULL, max_players INTEGER NOT NULL, action_timeout_ms INTEGER NOT NULL,
-        status TEXT NOT NULL, hand_count INTEGER NOT NULL, dealer_position INTEGER NOT NULL, current_hand_id TEXT, last_hand_id TEXT)`,
-      `CREATE TABLE IF NOT EXISTS poker_seats (
-        table_id TEXT NOT NULL, seat INTEGER NOT NULL, player_id TEXT NOT NULL, stack INTEGER NOT NULL, sitting_out INTEGER NOT NULL,
-        PRIMARY KEY (table_id, seat))`,
-      'CREATE TABLE IF NOT EXISTS poker_hands (hand_id TEXT PRIMARY KEY, table_id TEXT NOT NULL, public_state TEXT NOT NULL)',
-      'CREATE TABLE IF NOT EXISTS poker_hole_cards (hand_id TEXT NOT NULL, player_id TEXT NOT NULL, cards TEXT NOT NULL, PRIMARY KEY (hand_id, player_id))',
-    ]);
+    await createTables(
+      this.dataSource,
+      [
+        `CREATE TABLE IF NOT EXISTS poker_tables (
+          table_id TEXT PRIMARY KEY, name TEXT NOT NULL, variant TEXT NOT NULL, small_blind BIGINT NOT NULL, big_blind BIGINT NOT NULL,
+          min_buy_in BIGINT NOT NULL, max_buy_in BIGINT NOT NULL, max_players INTEGER NOT NULL, action_timeout_ms INTEGER NOT NULL,
+          status TEXT NOT NULL, hand_count INTEGER NOT NULL, dealer_position INTEGER NOT NULL, current_hand_id TEXT, last_hand_id TEXT)`,
+        `CREATE TABLE IF NOT EXISTS poker_seats (
+          table_id TEXT NOT NULL, seat INTEGER NOT NULL, player_id TEXT NOT NULL, stack BIGINT NOT NULL, sitting_out INTEGER NOT NULL,
+          PRIMARY KEY (table_id, seat))`,
+        'CREATE TABLE IF NOT EXISTS poker_hands (hand_id TEXT PRIMARY KEY, table_id TEXT NOT NULL, public_state TEXT NOT NULL)',
+        'CREATE TABLE IF NOT EXISTS poker_hole_cards (hand_id TEXT NOT NULL, player_id TEXT NOT NULL, cards TEXT NOT NULL, PRIMARY KEY (hand_id, player_id))',
+      ],
+      [widenToBigint('poker_tables', ['small_blind', 'big_blind', 'min_buy_in', 'max_buy_in']), widenToBigint('poker_seats', ['stack'])],
+    );
   }
 
   @OnEvent(TableCreated)

@@ -8,8 +8,14 @@ export function says(rule: string): ValidationOptions {
 export const wholeChips = says('a whole number of chips');
 export const positiveChips = says('a positive whole number of chips');
 
-export function isPositiveChips(value: unknown): boolean {
-  return Number.isSafeInteger(value) && (value as number) > 0;
+/** For @Max on a count of chips: the limit keeps the value exact (a larger one may already be rounded by JSON). */
+export function atMostChips(max: number): ValidationOptions {
+  return says(`at most ${max} chips`);
+}
+
+/** A whole number of chips from 1 to `max` (for entries of arrays, which the decorators do not reach). */
+export function isPositiveChips(value: unknown, max: number): boolean {
+  return Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= max;
 }
 
 /**

@@ -4,7 +4,7 @@ import { CreateTable, EndHand, JoinTable, LeaveTable, StartHand } from './table.
 import { HandEnded, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, TableCreated } from './table.events.js';
 import type { TableState } from './table.state.js';
 import { AggregateFixture, expectRefusal } from '@nest-es/core/testing';
-import { aggregateMetadataOf } from '@nest-es/core/testing';
+import { aggregateMetadataOf } from '@nest-es/core/internal';
 
 const TABLE = 'table-1';
 const context = { aggregateId: TABLE };

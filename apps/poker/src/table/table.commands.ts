@@ -1,9 +1,11 @@
 import { AggregateId } from '@nest-es/core';
-import { IsIn, IsInt, IsObject, IsOptional, IsPositive, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsObject, IsOptional, IsPositive, IsString, Length, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { VARIANTS, type Variant } from '../cards/index.js';
-import { positiveChips, says, wholeChips } from './command-validation.js';
+import { MAX_CHIPS_PER_COMMAND, MAX_SEATS, MAX_TABLE_CHIPS } from '../limits.js';
+import { atMostChips, positiveChips, says, wholeChips } from './command-validation.js';
 
-export const MAX_SEATS = 10;
+export { MAX_SEATS } from '../limits.js';
+const maxChips = atMostChips(MAX_CHIPS_PER_COMMAND);
 export const DEFAULT_ACTION_TIMEOUT_MS = 30_000;
 /** How long a bot takes over its move, unless the table says otherwise. */
 export const DEFAULT_BOT_DELAY_MS = 800;
@@ -20,10 +22,10 @@ abstract class TableCommand {
 export class CreateTable extends TableCommand {
   @IsString() @Length(1, 100) @Matches(/\S/, says('a non-blank name')) name!: string;
   @IsIn([...VARIANTS], says(`one of ${VARIANTS.join(', ')}`)) variant!: Variant;
-  @IsInt(wholeChips) @IsPositive(positiveChips) smallBlind!: number;
-  @IsInt(wholeChips) @IsPositive(positiveChips) bigBlind!: number;
-  @IsInt(wholeChips) @IsPositive(positiveChips) minBuyIn!: number;
-  @IsInt(wholeChips) @IsPositive(positiveChips) maxBuyIn!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxChips) smallBlind!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxChips) bigBlind!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxChips) minBuyIn!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxChips) maxBuyIn!: number;
   @IsInt(says('a whole number')) @Min(2, says(`from 2 to ${MAX_SEATS}`)) @Max(MAX_SEATS, says(`from 2 to ${MAX_SEATS}`)) maxPlayers!: number;
   /** How long the hand flow waits for a player before checking or folding for them. */
   @IsOptional() @IsInt(timeoutRange) @Min(1000, timeoutRange) @Max(600_000, timeoutRange) actionTimeoutMs?: number;
@@ -34,7 +36,7 @@ export class CreateTable extends TableCommand {
 export class JoinTable extends TableCommand {
   @IsString() @Length(1, 200) playerId!: string;
   @IsInt(seatRange) @Min(-1, seatRange) @Max(MAX_SEATS - 1, seatRange) seat!: number;
-  @IsInt(wholeChips) @IsPositive(positiveChips) buyIn!: number;
+  @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxChips) buyIn!: number;
 }
 
 export class LeaveTable extends TableCommand {
@@ -48,6 +50,14 @@ export class StartHand extends TableCommand {
 
 export class EndHand extends TableCommand {
   @IsString() @Length(1, 300) handId!: string;
-  /** playerId -> chips won (positive) or lost (negative) in the hand. */
-  @IsObject(says('an object of playerId to chip change')) stackChanges!: Record<string, number>;
+  /** playerId -> chips won (positive) or lost (negative) in the hand: at most a table's chips either way. */
+  @IsObject(says('an object of playerId to chip change'))
+  @ValidateBy({ name: 'isWithinTableChips', validator: { validate: withinTableChips } }, says(`chip changes from -${MAX_TABLE_CHIPS} to ${MAX_TABLE_CHIPS}`))
+  stackChanges!: Record<string, number>;
+}
+
+/** No change beyond what a table can hold; the aggregate names a change that is not a whole number. */
+function withinTableChips(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  return Object.values(value).every((change) => typeof change !== 'number' || Math.abs(change) <= MAX_TABLE_CHIPS);
 }

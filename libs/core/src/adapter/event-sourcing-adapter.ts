@@ -24,7 +24,10 @@ export interface AdapterPorts<Tx = unknown> {
 
 /** What an adapter may ask of the application while it opens. */
 export interface AdapterContext {
-  /** A provider of the application by its token (a DataSource that another module registered, say). */
+  /**
+   * A provider of the application by one of the tokens the adapter `requires` (a DataSource that
+   * another module registered, say), once that provider is ready (async factories included).
+   */
   resolve<T = unknown>(token: InjectionToken): T;
 }
 
@@ -36,6 +39,8 @@ export interface AdapterContext {
 export interface EventSourcingAdapter<Tx = unknown> {
   /** Shown in boot errors and logs. */
   readonly name: string;
+  /** Providers of the application the adapter needs when it opens (given to `context.resolve`). */
+  readonly requires?: readonly InjectionToken[];
   open(context: AdapterContext): Promise<AdapterPorts<Tx>>;
   /** Closes what `open` opened (not what the application handed in). */
   close(): Promise<void>;

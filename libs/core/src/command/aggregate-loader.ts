@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AggregateDefinition } from '../model/aggregate-definition.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
 import { newestUsableSnapshot } from '../snapshot/newest-usable-snapshot.js';
-import type { StoredEvent, StreamId } from '../model/event-envelope.js';
+import { streamKey, type StoredEvent, type StreamId } from '../model/event-envelope.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { SNAPSHOT_STORE, type SnapshotStore } from '../store/snapshot-store.js';
 import { replay, type ReplayableEvent } from './aggregate-replayer.js';
@@ -14,10 +14,6 @@ export interface LoadedAggregate {
 }
 
 const DEFAULT_CACHE_SIZE = 10_000;
-
-export function streamKey(stream: StreamId): string {
-  return `${stream.aggregateType}\u0000${stream.aggregateId}`;
-}
 
 /**
  * Rebuilds aggregate state: cached state or the newest usable snapshot, plus the events after

@@ -158,7 +158,7 @@ export class CommandExecutor {
       aggregateType: stream.aggregateType,
       aggregateId: stream.aggregateId,
       sequence: loaded.sequence,
-      state: loaded.state,
+      state: structuredClone(loaded.state),
     });
     if (allowed === true) return;
     const target = `${handler.commandType} on ${stream.aggregateType}/${stream.aggregateId}`;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import stableStringify from 'fast-json-stable-stringify';
 import { InvalidArgumentError } from '../errors/index.js';
+import { stableJson } from './stable-json.js';
 
 /**
  * What a command is, as a short hash: its type and its fields in a key order that does not depend on
@@ -10,8 +10,8 @@ import { InvalidArgumentError } from '../errors/index.js';
 export function commandFingerprint(commandType: string, command: object): string {
   let payload: string;
   try {
-    // A cycle throws (the library's default), and is refused below.
-    payload = stableStringify(command);
+    // A cycle throws, and is refused below.
+    payload = stableJson(command) ?? '';
   } catch (error) {
     throw new InvalidArgumentError(`${commandType} cannot be written as JSON: ${(error as Error).message}`);
   }

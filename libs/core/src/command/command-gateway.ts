@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandHandlerDefinition } from '../model/aggregate-definition.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
-import { MergeInterceptors } from '../merge/merge-interceptors.js';
+import { MergeStrategies } from '../merge/merge-strategies.js';
 import { normalizeMergeStrategy } from '../model/merge-strategy.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { MetricsService } from '../runtime/metrics.service.js';
@@ -29,7 +29,7 @@ export class CommandGateway {
     @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
     private readonly syncWaiter: SyncWaiter,
     private readonly metrics: MetricsService,
-    private readonly mergeInterceptors: MergeInterceptors,
+    private readonly mergeInterceptors: MergeStrategies,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
     private readonly tracing: Tracing,
   ) {}

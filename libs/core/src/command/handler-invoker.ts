@@ -3,14 +3,18 @@ import { eventTypeName } from '../decorators/event-type.decorator.js';
 import type { CommandContext } from '../model/command-context.js';
 import { normalizeHandlerResult, type NormalizedHandlerResult } from '../model/handler-result.js';
 
-/** Runs a command handler and holds it to its declaration: it may emit only the events it names. */
+/**
+ * Runs a command handler on a copy of the state (what a handler does to it, refused or not, never
+ * reaches the cached state or a later command) and holds it to its declaration: it may emit only the
+ * events it names.
+ */
 export async function invokeHandler(
   handler: CommandHandlerDefinition,
   command: object,
   state: unknown,
   context: CommandContext,
 ): Promise<NormalizedHandlerResult> {
-  const result = normalizeHandlerResult(await handler.handle(command, state, context));
+  const result = normalizeHandlerResult(await handler.handle(command, structuredClone(state), context));
   assertDeclaredEvents(handler, result.events, handler.location);
   return result;
 }

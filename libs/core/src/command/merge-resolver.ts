@@ -11,8 +11,8 @@ import { AbortedError, SequenceMismatchError } from '../errors/index.js';
 import type { StreamId } from '../model/event-envelope.js';
 import { DEAD_LETTER_STORE, type DeadLetter, type DeadLetterStore } from '../store/dead-letter-store.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
-import type { MergeConflict } from '../merge/merge-interceptor.js';
-import { MergeInterceptors } from '../merge/merge-interceptors.js';
+import type { MergeConflict } from '../merge/merge-strategy-handler.js';
+import { MergeStrategies } from '../merge/merge-strategies.js';
 import type { MergeStrategyName } from '../model/merge-strategy.js';
 import type { ParkedCommandContext, SendContext } from '../merge/parked-command.js';
 
@@ -42,7 +42,7 @@ export class MergeResolver {
   constructor(
     @Inject(DEAD_LETTER_STORE) private readonly deadLetters: DeadLetterStore,
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly interceptors: MergeInterceptors,
+    private readonly interceptors: MergeStrategies,
   ) {}
 
   async resolve(request: MergeRequest): Promise<NormalizedHandlerResult> {
@@ -73,7 +73,7 @@ export class MergeResolver {
       stream,
       expectedSequence: expected,
       actualSequence: actual.sequence,
-      actualState: actual.state,
+      actualState: structuredClone(actual.state),
       context,
       expectedState: async () => (await this.replayAt(request, expected)).state,
       eventsBetween: () => this.store.readStream(stream, { afterSequence: expected, toSequence: actual.sequence }),
@@ -101,7 +101,7 @@ export class MergeResolver {
       throw this.mismatch(request, why, { degradedToStrict: true });
     }
     // The gateway and the boot check guarantee a merge handler wherever AGGREGATE_HANDLES can be chosen.
-    const decision = await handler.aggregate.mergeHandler!(command, atExpected.state, actual.state, context);
+    const decision = await handler.aggregate.mergeHandler!(command, atExpected.state, structuredClone(actual.state), context);
     if (!decision.proceed) throw this.mismatch(request, `${aggregateName} refused the merge: ${decision.reason}`, { reason: decision.reason });
     assertDeclaredEvents(handler, decision.events, `${aggregateName}'s @MergeHandler`);
     return { events: decision.events };

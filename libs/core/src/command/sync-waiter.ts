@@ -7,7 +7,7 @@ import { SyncTimeoutError } from '../errors/index.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
 import type { StoredEvent } from '../model/event-envelope.js';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
-import { EVENT_STORE, type EventStore } from '../store/event-store.js';
+import { EVENT_STORE, type CapableEventStore } from '../store/event-store.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
 import { checkpointName, partitionCount, partitionOf } from '../discovery/subscriber-partitions.js';
 
@@ -37,7 +37,7 @@ export class SyncWaiter {
   constructor(
     private readonly registry: EventSourcingRegistry,
     private readonly notifier: EventNotifier,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) private readonly store: CapableEventStore,
     @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
   ) {}
@@ -61,7 +61,8 @@ export class SyncWaiter {
 
   private async waitFor(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    if (mode === SyncMode.SIMPLE) {
+    // Without sagas or process managers nothing cascades: CASCADE waits as SIMPLE does.
+    if (mode === SyncMode.SIMPLE || !this.hasWorkflows()) {
       await this.until(deadline, result, () => this.pending(result.events, ['projector']));
       return;
     }
@@ -75,6 +76,10 @@ export class SyncWaiter {
       if (cascade.length === known) return;
       known = cascade.length;
     }
+  }
+
+  private hasWorkflows(): boolean {
+    return [...this.registry.subscribers.values()].some((subscriber) => subscriber.kind !== 'projector');
   }
 
   private async pending(events: readonly StoredEvent[], kinds: SubscriberKind[]): Promise<Pending[]> {

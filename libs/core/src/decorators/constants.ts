@@ -7,5 +7,5 @@ export const SUBSCRIBER_METADATA = 'event-sourcing:subscriber';
 export const EVENT_HANDLERS_METADATA = 'event-sourcing:event-handlers';
 export const REJECTION_HANDLER_METADATA = 'event-sourcing:rejection-handler';
 export const TIMEOUT_HANDLERS_METADATA = 'event-sourcing:timeout-handlers';
-export const MERGE_INTERCEPTOR_METADATA = 'event-sourcing:merge-interceptor';
+export const CUSTOM_MERGE_STRATEGY_METADATA = 'event-sourcing:merge-interceptor';
 export const EVENT_TYPE_METADATA = 'event-sourcing:event-type';

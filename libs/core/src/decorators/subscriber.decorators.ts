@@ -30,8 +30,8 @@ export function Projector(name: string, options: SubscriberOptions = {}): ClassD
 
 /**
  * A stateless translator: `@OnEvent` methods get `(event, envelope)` and return commands and facts
- * (see `emit` and `fact`) for other aggregates. Named `EventSaga` in the barrel too, for apps that
- * import `Saga` from @nestjs/cqrs.
+ * (see `emit` and `fact`) for other aggregates. Beside @nestjs/cqrs's `Saga`, import it under another
+ * name: `import { Saga as EventSaga } from '@nest-es/core'`.
  */
 export function Saga(name: string, options: SubscriberOptions = {}): ClassDecorator {
   return subscriber('saga', name, options);
@@ -72,4 +72,3 @@ export function OnTimeout(name: string): MethodDecorator {
   };
 }
 
-export { Saga as EventSaga };

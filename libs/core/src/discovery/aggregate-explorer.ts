@@ -3,9 +3,9 @@ import { DiscoveryService } from '@nestjs/core';
 import { APPLIERS_METADATA, COMMAND_HANDLERS_METADATA, SUBSCRIBER_METADATA } from '../decorators/constants.js';
 import type { SubscriberMetadata } from '../decorators/subscriber-types.js';
 import type { ApplierMetadata, CommandHandlerMetadata } from '../decorators/decorator-types.js';
-import { mergeInterceptorNameOf } from '../decorators/merge-strategy-interceptor.decorator.js';
-import type { MergeInterceptor } from '../merge/merge-interceptor.js';
-import { MergeInterceptors } from '../merge/merge-interceptors.js';
+import { customMergeStrategyNameOf } from '../decorators/custom-merge-strategy.decorator.js';
+import type { MergeStrategyHandler } from '../merge/merge-strategy-handler.js';
+import { MergeStrategies } from '../merge/merge-strategies.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
 import type { AggregateDefinition } from '../model/aggregate-definition.js';
 import { aggregateMetadataOf, buildAggregateDefinition } from './aggregate-definition-builder.js';
@@ -21,7 +21,7 @@ export class AggregateExplorer {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly registry: EventSourcingRegistry,
-    private readonly mergeInterceptors: MergeInterceptors,
+    private readonly mergeInterceptors: MergeStrategies,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
   ) {}
 
@@ -54,12 +54,12 @@ export class AggregateExplorer {
     const seen = new Set<Function>();
     for (const wrapper of this.discovery.getProviders()) {
       const classRef = wrapper.metatype as Type | undefined;
-      const name = typeof classRef === 'function' ? mergeInterceptorNameOf(classRef) : undefined;
+      const name = typeof classRef === 'function' ? customMergeStrategyNameOf(classRef) : undefined;
       if (!name || !wrapper.instance || seen.has(classRef!)) continue;
       seen.add(classRef!);
-      const instance = wrapper.instance as Partial<MergeInterceptor>;
-      if (typeof instance.merge !== 'function') problems.push(`${classRef!.name} (@MergeStrategyInterceptor('${name}')) has no merge(conflict) method`);
-      else if (!this.mergeInterceptors.register(name, instance as MergeInterceptor)) problems.push(`merge strategy '${name}' of ${classRef!.name} is registered twice (or is a built-in name)`);
+      const instance = wrapper.instance as Partial<MergeStrategyHandler>;
+      if (typeof instance.merge !== 'function') problems.push(`${classRef!.name} (@CustomMergeStrategy('${name}')) has no merge(conflict) method`);
+      else if (!this.mergeInterceptors.register(name, instance as MergeStrategyHandler)) problems.push(`merge strategy '${name}' of ${classRef!.name} is registered twice (or is a built-in name)`);
     }
   }
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AggregateReader } from '../command/aggregate-reader.js';
+import { AggregateReader } from '../reading/aggregate-reader.js';
 import { replay } from '../command/aggregate-replayer.js';
 import type { AggregateDefinition } from '../model/aggregate-definition.js';
 import type { StreamId } from '../model/event-envelope.js';
-import { EVENT_STORE, type EventStore } from '../store/event-store.js';
+import { EVENT_STORE, type CapableEventStore } from '../store/event-store.js';
 import { SNAPSHOT_STORE, type SnapshotStore } from '../store/snapshot-store.js';
 
 export interface RebuildProgress {
@@ -35,7 +35,7 @@ export class SnapshotRebuilder {
 
   constructor(
     private readonly reader: AggregateReader,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) private readonly store: CapableEventStore,
     @Inject(SNAPSHOT_STORE) private readonly snapshots: SnapshotStore,
   ) {}
 

@@ -41,3 +41,8 @@ export interface StreamId {
   aggregateType: string;
   aggregateId: string;
 }
+
+/** One string per stream (for maps and caches keyed by stream). */
+export function streamKey(stream: StreamId): string {
+  return `${stream.aggregateType}\u0000${stream.aggregateId}`;
+}

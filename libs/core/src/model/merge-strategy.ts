@@ -6,7 +6,7 @@ export enum MergeStrategy {
   MANUAL = 'manual',
 }
 
-/** A built-in strategy or the name of one registered with `@MergeStrategyInterceptor(name)`. */
+/** A built-in strategy or the name of one registered with `@CustomMergeStrategy(name)`. */
 export type MergeStrategyName = MergeStrategy | (string & {});
 
 /** Strategy names are case-insensitive: this is the form they are registered and looked up under. */

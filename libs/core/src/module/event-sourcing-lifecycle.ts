@@ -14,6 +14,9 @@ import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../conf
 import { AGGREGATE_SCHEDULER_SUPPLIER, COMMAND_DISPATCHER } from '../config/tokens.js';
 import type { EventSourcingAdapter } from '../adapter/event-sourcing-adapter.js';
 import { EVENT_SOURCING_ADAPTER } from './module-tokens.js';
+import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
+import { EVENT_STORE_ADAPTER } from '../store/event-store.js';
+import { type AdapterEventStore, assertCapabilitiesFor } from '../store/event-store-capabilities.js';
 import type { AggregateDispatcher, AggregateSchedulerSupplier } from '../scheduling/index.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { runWithDeadline } from '../runtime/deadline.js';
@@ -43,12 +46,16 @@ export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootst
     @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
     @Inject(AGGREGATE_SCHEDULER_SUPPLIER) private readonly supplier: AggregateSchedulerSupplier,
     @Inject(EVENT_SOURCING_ADAPTER) private readonly adapter: EventSourcingAdapter,
+    @Inject(EVENT_STORE_ADAPTER) private readonly store: AdapterEventStore,
+    private readonly registry: EventSourcingRegistry,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
   ) {}
 
   onModuleInit(): void {
     this.explorer.explore();
     this.subscribers.explore();
+    const workflows = [...this.registry.subscribers.values()].some((subscriber) => subscriber.kind !== 'projector');
+    assertCapabilitiesFor(this.store, this.adapter.name, { workflows });
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -1,7 +1,7 @@
 import { type DynamicModule, type InjectionToken, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
-import { DiscoveryModule, ModuleRef } from '@nestjs/core';
+import { DiscoveryModule } from '@nestjs/core';
 import { AggregateLoader } from '../command/aggregate-loader.js';
-import { AggregateReader } from '../command/aggregate-reader.js';
+import { AggregateReader } from '../reading/aggregate-reader.js';
 import { CommandExecutor } from '../command/command-executor.js';
 import { CommandGateway } from '../command/command-gateway.js';
 import { EventAppender } from '../command/event-appender.js';
@@ -10,9 +10,11 @@ import { DeadLetterService } from '../dead-letter/dead-letter.service.js';
 import { AggregateExplorer } from '../discovery/aggregate-explorer.js';
 import { SubscriberExplorer } from '../discovery/subscriber-explorer.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
-import { createPrometheusMetrics, MetricsService, NoopMetricsService } from '../runtime/metrics.service.js';
-import { createTracing, Tracing } from '../runtime/tracing.js';
-import { MergeInterceptors } from '../merge/merge-interceptors.js';
+import { MetricsService, NoopMetricsService } from '../runtime/metrics.service.js';
+import { createPrometheusMetrics } from '../runtime/create-prometheus-metrics.js';
+import { Tracing } from '../runtime/tracing.js';
+import { createTracing } from '../runtime/create-tracing.js';
+import { MergeStrategies } from '../merge/merge-strategies.js';
 import { MergeResolver } from '../command/merge-resolver.js';
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { EventSourcingLifecycle } from './event-sourcing-lifecycle.js';
@@ -56,6 +58,11 @@ export interface EventSourcingModuleAsyncOptions extends EventSourcingModuleStat
   inject?: any[];
 }
 
+function resolveRequired<T>(adapter: EventSourcingAdapter<any>, values: Map<InjectionToken, unknown>, token: InjectionToken): T {
+  if (!values.has(token)) throw new InvalidArgumentError(`the "${adapter.name}" adapter asked for ${typeof token === "function" ? token.name : String(token)}, which is not among the providers it requires`);
+  return values.get(token) as T;
+}
+
 /** The adapter opened once at boot, and each of its ports under the token the runtime injects. */
 function adapterProviders(adapter: EventSourcingAdapter<any>): Provider[] {
   const port = (provide: InjectionToken, pick: (ports: AdapterPorts) => unknown): Provider => ({ provide, useFactory: pick, inject: [ADAPTER_PORTS] });
@@ -63,8 +70,12 @@ function adapterProviders(adapter: EventSourcingAdapter<any>): Provider[] {
     { provide: EVENT_SOURCING_ADAPTER, useValue: adapter },
     {
       provide: ADAPTER_PORTS,
-      useFactory: (moduleRef: ModuleRef) => adapter.open({ resolve: (token) => moduleRef.get(token, { strict: false }) }),
-      inject: [ModuleRef],
+      // The required providers are injected, so Nest has them ready (an async factory's too) before the adapter opens.
+      useFactory: (...provided: unknown[]) => {
+        const values = new Map((adapter.requires ?? []).map((token, index) => [token, provided[index]]));
+        return adapter.open({ resolve: <T>(token: InjectionToken) => resolveRequired<T>(adapter, values, token) });
+      },
+      inject: [...(adapter.requires ?? [])],
     },
     port(EVENT_STORE_ADAPTER, (ports) => ports.events),
     port(SNAPSHOT_STORE, (ports) => ports.snapshots),
@@ -81,8 +92,8 @@ function adapterProviders(adapter: EventSourcingAdapter<any>): Provider[] {
 const runtimeProviders: Provider[] = [
   {
     provide: EVENT_STORE,
-    useFactory: (adapter: EventStore, registry: EventSourcingRegistry) => new UpcastingEventStore(adapter, registry.eventTypes),
-    inject: [EVENT_STORE_ADAPTER, EventSourcingRegistry],
+    useFactory: (store: EventStore, registry: EventSourcingRegistry, adapter: EventSourcingAdapter) => new UpcastingEventStore(store, registry.eventTypes, adapter.name),
+    inject: [EVENT_STORE_ADAPTER, EventSourcingRegistry, EVENT_SOURCING_ADAPTER],
   },
   {
     provide: AGGREGATE_SCHEDULER_SUPPLIER,
@@ -110,7 +121,7 @@ const runtimeProviders: Provider[] = [
   SyncWaiter,
   AggregateLoader,
   AggregateReader,
-  MergeInterceptors,
+  MergeStrategies,
   MergeResolver,
   Snapshotter,
   SnapshotRebuilder,

@@ -12,7 +12,7 @@ import { CompositeEventDispatcher, DEFAULT_PARALLELISM, DefaultAggregateSchedule
 import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
 import { PROJECTION_TRANSACTIONS, type ProjectionTransactions } from '../store/projection-transactions.js';
 import { DEAD_LETTER_STORE, type DeadLetterStore } from '../store/dead-letter-store.js';
-import { EVENT_STORE, type EventStore } from '../store/event-store.js';
+import { EVENT_STORE, type CapableEventStore } from '../store/event-store.js';
 import { TIMER_STORE, type TimerStore } from '../store/timer-store.js';
 import { PARTITION_LEASES, type PartitionLeases } from '../store/partition-leases.js';
 import type { BatchHandler } from './batch-handler.js';
@@ -48,7 +48,7 @@ export class EventProcessor {
     private readonly loader: AggregateLoader,
     private readonly notifier: EventNotifier,
     private readonly sender: EmissionSender,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) private readonly store: CapableEventStore,
     @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
     @Inject(DEAD_LETTER_STORE) private readonly deadLetters: DeadLetterStore,
     @Inject(TIMER_STORE) private readonly timers: TimerStore,

@@ -10,7 +10,7 @@ import { AdmissionGate } from '../runtime/admission-gate.js';
 import { Tracing } from '../runtime/tracing.js';
 import type { AggregateDispatcher } from '../scheduling/index.js';
 import type { StoredEvent } from '../model/event-envelope.js';
-import { EVENT_STORE, type EventStore } from '../store/event-store.js';
+import { EVENT_STORE, type CapableEventStore } from '../store/event-store.js';
 import { ConcurrencyError, DuplicateExternalIdError } from '../store/store-errors.js';
 import { deterministicId } from './deterministic-id.js';
 import type { FactEmission } from './emissions.js';
@@ -27,7 +27,7 @@ export class FactAppender {
     private readonly loader: AggregateLoader,
     private readonly appender: EventAppender,
     private readonly admission: AdmissionGate,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) private readonly store: CapableEventStore,
     @Inject(COMMAND_DISPATCHER) private readonly dispatcher: AggregateDispatcher,
     private readonly tracing: Tracing,
   ) {}

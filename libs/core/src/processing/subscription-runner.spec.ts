@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
 import type { StoredEvent } from '../model/event-envelope.js';
-import type { EventStore, ReadPartitionOptions } from '../store/event-store.js';
+import type { PartitionReads, ReadPartitionOptions } from '../store/event-store.js';
 import { partitionOfKey } from '../discovery/subscriber-partitions.js';
 import { InMemoryCheckpointStore } from '../store/memory/in-memory-checkpoint-store.js';
 import { InMemoryEventStore } from '../store/memory/in-memory-event-store.js';
@@ -35,9 +35,9 @@ async function append(count: number, aggregateId: string = randomUUID()): Promis
 }
 
 /** The store, with every read of a partition it is asked for noted (real reads). */
-function notingReads(): { store: EventStore; reads: ReadPartitionOptions[] } {
+function notingReads(): { store: PartitionReads; reads: ReadPartitionOptions[] } {
   const reads: ReadPartitionOptions[] = [];
-  const noting = Object.create(store) as EventStore;
+  const noting = Object.create(store) as PartitionReads;
   noting.readPartition = (options: ReadPartitionOptions) => {
     reads.push(options);
     return store.readPartition(options);

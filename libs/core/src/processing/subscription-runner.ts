@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import type { EventNotifier } from '../runtime/event-notifier.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
-import type { EventPage, EventStore } from '../store/event-store.js';
+import type { EventPage, PartitionReads } from '../store/event-store.js';
 import type { BatchHandler } from './batch-handler.js';
 import { BackgroundLoop } from './background-loop.js';
 import { isFinalDeliveryError } from './delivery-guard.js';
@@ -48,7 +48,7 @@ export class SubscriptionRunner {
   constructor(
     readonly subscriber: SubscriberDefinition,
     private readonly handler: BatchHandler,
-    private readonly store: EventStore,
+    private readonly store: PartitionReads,
     private readonly checkpoints: CheckpointStore,
     private readonly notifier: EventNotifier,
     private readonly settings: SubscriptionSettings,

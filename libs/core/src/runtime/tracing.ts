@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { isPackageNotFound } from '../errors/index.js';
 
 export type TraceAttributes = Record<string, string | number | boolean | undefined>;
 
@@ -53,16 +52,5 @@ export class NoopTracing extends Tracing {
 
   continueFrom<T>(_headers: Record<string, unknown>, work: () => T): T {
     return work();
-  }
-}
-
-/** Tracing over @opentelemetry/api when the application has it installed; no tracing when it has not. */
-export async function createTracing(): Promise<Tracing> {
-  try {
-    const { OpenTelemetryTracing } = await import('./open-telemetry-tracing.js');
-    return new OpenTelemetryTracing();
-  } catch (error) {
-    if (isPackageNotFound(error, '@opentelemetry/api')) return new NoopTracing();
-    throw error;
   }
 }

@@ -72,8 +72,9 @@ export interface EventPage {
 }
 
 /**
- * The event store port. The runtime talks to nothing else; TypeORM over SQLite and
- * PostgreSQL is one adapter (`store/typeorm`), held to `event-store.contract.spec.ts`.
+ * The event store port: what every adapter must do. The optional capabilities below are the
+ * adapter's to add; the runtime checks at boot for those the application needs, with an error that
+ * names what is missing. Held to the contract suite in `@nest-es/core/testing`.
  */
 export interface EventStore {
   /**
@@ -87,12 +88,6 @@ export interface EventStore {
   /** One aggregate's events in sequence order. */
   readStream(stream: StreamId, options?: ReadStreamOptions): Promise<StoredEvent[]>;
 
-  /**
-   * The ids of the aggregates of a type that have events, in ascending order, for paging through
-   * every aggregate of a type (snapshot rebuilds): pass the last id of a page as the next `afterId`.
-   */
-  streamIds(aggregateType: string, options?: StreamIdsOptions): Promise<string[]>;
-
   /** The stream's current sequence (0 when it has no events). */
   streamSequence(stream: StreamId): Promise<number>;
 
@@ -103,24 +98,45 @@ export interface EventStore {
    */
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
 
-  /**
-   * `readAll` of one partition, filtered where the events are stored, so a reader of one partition
-   * reads (and decodes) only its share of the log. As gap-safe as `readAll`.
-   */
-  readPartition(options: ReadPartitionOptions): Promise<EventPage>;
-
-  /** Events of one correlation (a workflow across aggregates) after a position, in position order. */
-  readByCorrelation(correlationId: string, options?: ReadAllOptions): Promise<StoredEvent[]>;
-
   /** The highest position a reader of `readAll` may see now (0 when empty). */
   headPosition(): Promise<number>;
 
   /** What a command id appended on a stream, or null if it was never recorded. */
   findCommand(stream: StreamId, commandId: string): Promise<CommandRecord | null>;
+}
 
-  /** Facts: the stored event with this external id on the stream, if any. */
+/**
+ * Optional: `readAll` of one partition, filtered where the events are stored, so a reader of one
+ * partition reads (and decodes) only its share of the log. As gap-safe as `readAll`. Without it the
+ * subscriptions read with `readAll` and filter in the process.
+ */
+export interface PartitionReads {
+  readPartition(options: ReadPartitionOptions): Promise<EventPage>;
+}
+
+/** Optional: events of one correlation (a workflow across aggregates). Needed by CASCADE waits when there are sagas or process managers. */
+export interface CorrelationReads {
+  /** Events of the correlation after a position, in position order. */
+  readByCorrelation(correlationId: string, options?: ReadAllOptions): Promise<StoredEvent[]>;
+}
+
+/** Optional: the aggregates of a type. Needed by snapshot rebuilds. */
+export interface StreamListing {
+  /**
+   * The ids of the aggregates of a type that have events, in ascending order, for paging through
+   * every aggregate of a type: pass the last id of a page as the next `afterId`.
+   */
+  streamIds(aggregateType: string, options?: StreamIdsOptions): Promise<string[]>;
+}
+
+/** Optional: facts by their external id. Needed when sagas or process managers emit facts. */
+export interface ExternalIdLookup {
+  /** The stored event with this external id on the stream, if any. */
   findByExternalId(stream: StreamId, externalId: string): Promise<StoredEvent | null>;
 }
+
+/** An event store with every capability: what the runtime reads and writes through. */
+export type CapableEventStore = EventStore & PartitionReads & CorrelationReads & StreamListing & ExternalIdLookup;
 
 /** The event store the runtime reads and writes through (the adapter's, with upcasting on every read). */
 export const EVENT_STORE = Symbol('EVENT_STORE');

@@ -2,14 +2,16 @@ import type { StoredEvent, StreamId } from '../model/event-envelope.js';
 import type {
   AppendRequest,
   AppendResult,
+  CapableEventStore,
   CommandRecord,
   EventPage,
-  EventStore,
   ReadAllOptions,
   ReadPartitionOptions,
   ReadStreamOptions,
   StreamIdsOptions,
 } from './event-store.js';
+import { type AdapterEventStore, type EventStoreCapability, missingCapabilityError } from './event-store-capabilities.js';
+import { readPartitionThroughReadAll } from './partition-fallback.js';
 
 /** Brings stored events to the shape the running code expects (event names and upcasters). */
 export interface EventUpcaster {
@@ -22,12 +24,14 @@ export interface EventUpcaster {
 /**
  * The event store every part of the runtime reads through: each read path (aggregate loads,
  * merges, subscriptions, the HTTP listing, idempotent repeats) gets upcast events from one place,
- * whichever adapter stores them.
+ * whichever adapter stores them. An optional capability the adapter lacks fails with an error that
+ * names it (the lifecycle checks at boot for the ones the application needs).
  */
-export class UpcastingEventStore implements EventStore {
+export class UpcastingEventStore implements CapableEventStore {
   constructor(
-    readonly inner: EventStore,
+    readonly inner: AdapterEventStore,
     private readonly upcaster: EventUpcaster,
+    private readonly adapterName = 'custom',
   ) {}
 
   append(request: AppendRequest): Promise<AppendResult> {
@@ -39,7 +43,7 @@ export class UpcastingEventStore implements EventStore {
   }
 
   streamIds(aggregateType: string, options?: StreamIdsOptions): Promise<string[]> {
-    return this.inner.streamIds(aggregateType, options);
+    return this.capability('streamIds').call(this.inner, aggregateType, options);
   }
 
   streamSequence(stream: StreamId): Promise<number> {
@@ -52,12 +56,13 @@ export class UpcastingEventStore implements EventStore {
 
   async readPartition(options: ReadPartitionOptions): Promise<EventPage> {
     const types = options.types?.flatMap((type) => this.upcaster.storedNames(type));
-    const page = await this.inner.readPartition(types === undefined ? options : { ...options, types });
+    const stored = types === undefined ? options : { ...options, types };
+    const page = this.inner.readPartition ? await this.inner.readPartition(stored) : await readPartitionThroughReadAll(this.inner, stored);
     return { ...page, events: this.upcaster.upcast(page.events) };
   }
 
   async readByCorrelation(correlationId: string, options?: ReadAllOptions): Promise<StoredEvent[]> {
-    return this.upcaster.upcast(await this.inner.readByCorrelation(correlationId, options));
+    return this.upcaster.upcast(await this.capability('readByCorrelation').call(this.inner, correlationId, options));
   }
 
   headPosition(): Promise<number> {
@@ -70,7 +75,13 @@ export class UpcastingEventStore implements EventStore {
   }
 
   async findByExternalId(stream: StreamId, externalId: string): Promise<StoredEvent | null> {
-    const event = await this.inner.findByExternalId(stream, externalId);
+    const event = await this.capability('findByExternalId').call(this.inner, stream, externalId);
     return event && this.upcaster.upcast([event])[0];
+  }
+
+  private capability<K extends Exclude<EventStoreCapability, 'readPartition'>>(name: K): NonNullable<AdapterEventStore[K]> {
+    const method = this.inner[name];
+    if (typeof method !== 'function') throw missingCapabilityError(this.adapterName, name);
+    return method as NonNullable<AdapterEventStore[K]>;
   }
 }

@@ -1,22 +1,11 @@
-// @nest-es/core/testing: helpers for tests of applications (and of the library's own suites).
+// @nest-es/core/testing: what an application's tests need: given/when/then fixtures for aggregates,
+// sagas, process managers and projectors, and the contract suites that check an adapter.
 export { AggregateFixture, expectRefusal, type FixtureOutcome } from './aggregate-fixture.js';
-export { aggregateMetadataOf } from '../discovery/aggregate-definition-builder.js';
-export { COMMAND_HANDLERS_METADATA, APPLIERS_METADATA } from '../decorators/constants.js';
-export { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
-export { EventSourcingLifecycle } from '../module/event-sourcing-lifecycle.js';
-export { AdmissionGate } from '../runtime/admission-gate.js';
-export { EventNotifier } from '../runtime/event-notifier.js';
-export { AggregateLoader } from '../command/aggregate-loader.js';
-export { CommandDeadLetterRetrier } from '../dead-letter/command-retrier.js';
-export { deterministicId } from '../processing/deterministic-id.js';
-export { replay } from '../command/aggregate-replayer.js';
-export { eventTypeName } from '../decorators/event-type.decorator.js';
-export { deferred, type Deferred } from '../scheduling/deferred.js';
-export { EventProcessor } from '../processing/event-processor.js';
-export { exposedForTests } from './expose-for-tests.js';
-export * from './contracts/index.js';
 export { SagaFixture } from './saga-fixture.js';
 export { ProcessManagerFixture, type ProcessOutcome } from './process-manager-fixture.js';
 export { ProjectorFixture, type ProjectorFixtureOptions } from './projector-fixture.js';
-export { storedEvent } from './stored-event-of.js';
 export type { EmittedOutcome } from './emitted-outcome.js';
+export { storedEvent } from './stored-event-of.js';
+export { exposedForTests } from './expose-for-tests.js';
+export * from './contracts/index.js';
+export { drain } from './drain.js';

@@ -1,8 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
-import { SyncMode } from '@nest-es/core/internal';
+import { SyncMode } from '@nest-es/core';
 import { EventSourcingRegistry } from '@nest-es/core/internal';
-import { MergeStrategy } from '@nest-es/core/internal';
+import { MergeStrategy } from '@nest-es/core';
 import { MAX_SEQUENCE } from '@nest-es/core/internal';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging.js';
 import { ERROR_BODY_SCHEMA, errorResponses } from './error-responses.js';

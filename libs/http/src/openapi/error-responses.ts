@@ -1,4 +1,5 @@
-import { ErrorCode, HTTP_STATUS_BY_CODE } from '@nest-es/core/internal';
+import { ErrorCode } from '@nest-es/core';
+import { HTTP_STATUS_BY_CODE } from '@nest-es/core/internal';
 import type { JsonSchema } from './openapi-document.js';
 
 export const ERROR_BODY_SCHEMA: JsonSchema = {

@@ -1,10 +1,10 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { READ_MODEL_DATA_SOURCE } from '@nest-es/typeorm';
 import { OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AccountOpened, Deposited } from './account.aggregate.js';
 
-/** A read model in the store's SQLite database, changed in the same transaction as the checkpoint. */
+/** A read model in the read-model database, changed in the same transaction as the checkpoint. */
 @Projector('balances')
 export class BalancesProjector implements OnModuleInit {
   constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
@@ -15,11 +15,11 @@ export class BalancesProjector implements OnModuleInit {
 
   @OnEvent(AccountOpened)
   async onOpened(event: AccountOpened, envelope: StoredEvent, manager: EntityManager) {
-    await manager.query('INSERT INTO balances (account_id, owner, balance) VALUES (?, ?, 0)', [envelope.aggregateId, event.owner]);
+    await portableQuery(manager, 'INSERT INTO balances (account_id, owner, balance) VALUES ($1, $2, 0)', [envelope.aggregateId, event.owner]);
   }
 
   @OnEvent(Deposited)
   async onDeposited(event: Deposited, envelope: StoredEvent, manager: EntityManager) {
-    await manager.query('UPDATE balances SET balance = ? WHERE account_id = ?', [event.balance, envelope.aggregateId]);
+    await portableQuery(manager, 'UPDATE balances SET balance = $1 WHERE account_id = $2', [event.balance, envelope.aggregateId]);
   }
 }

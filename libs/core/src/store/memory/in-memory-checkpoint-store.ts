@@ -45,4 +45,16 @@ export class InMemoryCheckpointStore implements CheckpointStore {
   release(subscriber: string, position: number): boolean {
     return this.held.get(subscriber)?.delete(position) ?? false;
   }
+
+  /** Puts the subscriber's checkpoint and held events back as they are now (a transaction's rollback). */
+  capture(subscriber: string): () => void {
+    const position = this.positions.get(subscriber);
+    const held = new Map(this.held.get(subscriber));
+    return () => {
+      if (position === undefined) this.positions.delete(subscriber);
+      else this.positions.set(subscriber, position);
+      if (held.size === 0) this.held.delete(subscriber);
+      else this.held.set(subscriber, held);
+    };
+  }
 }

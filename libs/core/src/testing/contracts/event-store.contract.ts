@@ -2,7 +2,8 @@ import { jestGlobals } from './jest-globals.js';
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, NewEvent, StoredEvent, StreamId } from '../../model/event-envelope.js';
 import { sliceOfHash, stringHashCode } from '../../model/key-partition.js';
-import type { AppendRequest, AppendResult, EventStore } from '../../store/event-store.js';
+import type { AppendRequest, AppendResult, CapableEventStore } from '../../store/event-store.js';
+import { EVENT_STORE_CAPABILITIES, type AdapterEventStore, type EventStoreCapability } from '../../store/event-store-capabilities.js';
 import { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from '../../store/store-errors.js';
 import type { ContractSubject } from './contract-subject.js';
 
@@ -11,10 +12,20 @@ import type { ContractSubject } from './contract-subject.js';
  * async () => ({store, close}))`. The store must start empty. With `twoProcesses`, the subject's
  * `second()` opens another store on the same storage (as a second process would) for one more case.
  */
-export function describeEventStoreContract(name: string, factory: () => Promise<ContractSubject<EventStore>>, options: { twoProcesses?: boolean } = {}): void {
+export interface EventStoreContractOptions {
+  /** Run the cases that need a second store on the same storage (the subject's `second()`). */
+  twoProcesses?: boolean;
+  /** The optional methods the store has, whose cases run (default: all four). */
+  capabilities?: readonly EventStoreCapability[];
+}
+
+export function describeEventStoreContract(name: string, factory: () => Promise<ContractSubject<AdapterEventStore>>, options: EventStoreContractOptions = {}): void {
   const { afterAll, beforeAll, describe, expect, it } = jestGlobals();
-  let subject: ContractSubject<EventStore>;
-  let store: EventStore;
+  let subject: ContractSubject<AdapterEventStore>;
+  // Cases of a capability run only when the options say the store has it.
+  let store: CapableEventStore;
+  const capabilities = new Set(options.capabilities ?? (Object.keys(EVENT_STORE_CAPABILITIES) as EventStoreCapability[]));
+  const given = (capability: EventStoreCapability) => (capabilities.has(capability) ? it : it.skip);
 
   const newStream = (aggregateType = 'account'): StreamId => ({ aggregateType, aggregateId: randomUUID() });
 
@@ -47,7 +58,7 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
   describe(`EventStore contract (${name})`, () => {
     beforeAll(async () => {
       subject = await factory();
-      store = subject.store;
+      store = subject.store as CapableEventStore;
     });
 
     afterAll(async () => {
@@ -388,7 +399,7 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
       expect(batch[999].sequence).toBe(1000);
     });
 
-    it('reads one partition: only the events of aggregates whose id hashes to it, in position order', async () => {
+    given('readPartition')('reads one partition: only the events of aggregates whose id hashes to it, in position order', async () => {
       const head = await store.headPosition();
       // Ids beyond ASCII too: the hash is over UTF-16 code units, a character beyond the BMP as its surrogate pair.
       const ids = ['a', 'Zürich-7', '東京-3', 'emoji-😀-1', '', ...Array.from({ length: 20 }, () => randomUUID())];
@@ -412,7 +423,7 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
       });
     });
 
-    it('tells how far a partition read scanned, with none, some or all of the events in the partition', async () => {
+    given('readPartition')('tells how far a partition read scanned, with none, some or all of the events in the partition', async () => {
       const idIn = (index: number, count: number): string => {
         for (;;) {
           const id = randomUUID();
@@ -445,7 +456,7 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
       expect(await store.readPartition({ afterPosition: later[1].position, partition })).toEqual({ events: only, scannedTo: only[2].position });
     });
 
-    it('reads only the event types asked for, in a partition or the whole log, and scans past the others', async () => {
+    given('readPartition')('reads only the event types asked for, in a partition or the whole log, and scans past the others', async () => {
       const head = await store.headPosition();
       const types = ['Opened', 'Deposited', 'Closed'];
       for (let i = 0; i < 12; i++) {
@@ -474,7 +485,7 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
       expect(await store.readPartition({ afterPosition: head, partition: { index: 1, count: 2 }, types: [] })).toEqual({ events: [], scannedTo: last });
     });
 
-    it('pages through the ids of the aggregates of a type, each once, in ascending order', async () => {
+    given('streamIds')('pages through the ids of the aggregates of a type, each once, in ascending order', async () => {
       const type = `paged-${randomUUID()}`;
       const ids = Array.from({ length: 7 }, (_, i) => `player-${String(i).padStart(2, '0')}`);
       // Several events per aggregate, written out of id order, beside another type with the same ids.
@@ -494,7 +505,19 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
       expect(await store.streamIds(`${type}-none`)).toEqual([]);
     });
 
-    it('finds a fact by its external id and refuses a second one with that id', async () => {
+    given('readByCorrelation')('reads the events of one correlation after a position, in position order', async () => {
+      const correlationId = randomUUID();
+      const [a, b] = [newStream(), newStream()];
+      const first = await store.append({ stream: a, expectedSequence: 0, events: [deposited(1, { correlationId }), deposited(2)] });
+      const second = await store.append({ stream: b, expectedSequence: 0, events: [deposited(3, { correlationId })] });
+      const ours = [first.events[0], second.events[0]];
+      expect(await store.readByCorrelation(correlationId)).toEqual(ours);
+      expect(await store.readByCorrelation(correlationId, { afterPosition: ours[0].position })).toEqual([ours[1]]);
+      expect(await store.readByCorrelation(correlationId, { limit: 1 })).toEqual([ours[0]]);
+      expect(await store.readByCorrelation(randomUUID())).toEqual([]);
+    });
+
+    given('findByExternalId')('finds a fact by its external id and refuses a second one with that id', async () => {
       const stream = newStream('fact');
       const stored = await store.append({
         stream,

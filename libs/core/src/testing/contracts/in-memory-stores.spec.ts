@@ -1,7 +1,16 @@
 // The in-memory adapter held to the same store contracts as the TypeORM adapter.
-import { describeDeadLetterStoreContract, describeEventStoreContract, describeSnapshotStoreContract, describeTimerStoreContract } from './index.js';
+import {
+  describeCheckpointStoreContract,
+  describeDeadLetterStoreContract,
+  describeEventStoreContract,
+  describeProjectionTransactionsContract,
+  describeSnapshotStoreContract,
+  describeTimerStoreContract,
+} from './index.js';
+import { InMemoryCheckpointStore } from '../../store/memory/in-memory-checkpoint-store.js';
 import { InMemoryDeadLetterStore } from '../../store/memory/in-memory-dead-letter-store.js';
 import { InMemoryEventStore } from '../../store/memory/in-memory-event-store.js';
+import { InMemoryProjectionTransactions } from '../../store/memory/in-memory-projection-transactions.js';
 import { InMemorySnapshotStore } from '../../store/memory/in-memory-snapshot-store.js';
 import { InMemoryTimerStore } from '../../store/memory/in-memory-timer-store.js';
 
@@ -11,3 +20,8 @@ describeEventStoreContract('in memory', async () => ({ store: new InMemoryEventS
 describeSnapshotStoreContract('in memory', async () => ({ store: new InMemorySnapshotStore(), close: closed }));
 describeTimerStoreContract('in memory', async () => ({ store: new InMemoryTimerStore(), close: closed }));
 describeDeadLetterStoreContract('in memory', async () => ({ store: new InMemoryDeadLetterStore(), close: closed }));
+describeCheckpointStoreContract('in memory', async () => ({ store: new InMemoryCheckpointStore(), close: closed }));
+describeProjectionTransactionsContract('in memory', async () => {
+  const checkpoints = new InMemoryCheckpointStore();
+  return { store: { transactions: new InMemoryProjectionTransactions(checkpoints), checkpoints }, close: closed };
+});

@@ -3,3 +3,5 @@ export * from './event-store.contract.js';
 export * from './snapshot-store.contract.js';
 export * from './timer-store.contract.js';
 export * from './dead-letter-store.contract.js';
+export * from './checkpoint-store.contract.js';
+export * from './projection-transactions.contract.js';

@@ -12,7 +12,7 @@ export interface MergeConflict {
   expectedSequence: number;
   /** The aggregate's sequence now. */
   actualSequence: number;
-  /** The state now (do not mutate: it is the cached state). */
+  /** The state now (a copy: changing it changes nothing else). */
   actualState: unknown;
   context: CommandContext;
   /** The state the caller saw, rebuilt (from a snapshot at or below it when there is one). */
@@ -47,9 +47,9 @@ export const Merge = {
 /**
  * A merge strategy: decides what a command does when the aggregate moved past the sequence its
  * caller saw (an Expected-Sequence mismatch, or an append that lost a race). Register one with
- * `@MergeStrategyInterceptor('name')` on a provider; choose it by name per aggregate, handler or call.
+ * `@CustomMergeStrategy('name')` on a provider; choose it by name per aggregate, handler or call.
  * A strategy may also throw an EventSourcingError (a business refusal of the handler it ran).
  */
-export interface MergeInterceptor {
+export interface MergeStrategyHandler {
   merge(conflict: MergeConflict): MergeVerdict | Promise<MergeVerdict>;
 }

@@ -1,23 +1,23 @@
 import { Logger } from '@nestjs/common';
-import { Merge, type MergeConflict, type MergeInterceptor, type MergeVerdict } from './merge-interceptor.js';
+import { Merge, type MergeConflict, type MergeStrategyHandler, type MergeVerdict } from './merge-strategy-handler.js';
 import { changedPaths, overlappingPaths } from './state-diff.js';
 
 /** STRICT: any mismatch is the caller's to resolve. */
-export class StrictMerge implements MergeInterceptor {
+export class StrictMerge implements MergeStrategyHandler {
   merge(): MergeVerdict {
     return Merge.refuse('merge strategy STRICT refuses any sequence mismatch');
   }
 }
 
 /** MANUAL: a person decides, from the dead-letter table. */
-export class ManualMerge implements MergeInterceptor {
+export class ManualMerge implements MergeStrategyHandler {
   merge(): MergeVerdict {
     return Merge.park();
   }
 }
 
 /** AGGREGATE_HANDLES: the aggregate's `@MergeHandler()` decides. */
-export class AggregateHandlesMerge implements MergeInterceptor {
+export class AggregateHandlesMerge implements MergeStrategyHandler {
   merge(): MergeVerdict {
     return Merge.toAggregate();
   }
@@ -28,7 +28,7 @@ export class AggregateHandlesMerge implements MergeInterceptor {
  * with `modifies`, or found by diffing) did not change since the caller's sequence. When fields
  * cannot be told apart it behaves as STRICT and the log says so (graceful degradation).
  */
-export class CommutativeMerge implements MergeInterceptor {
+export class CommutativeMerge implements MergeStrategyHandler {
   private readonly logger = new Logger('CommutativeMerge');
 
   async merge(conflict: MergeConflict): Promise<MergeVerdict> {

@@ -6,8 +6,8 @@ import { COMMAND_DISPATCHER } from '../config/tokens.js';
 import { AggregateDispatcher } from '../scheduling/index.js';
 import { MAX_SEQUENCE, type StoredEvent } from '../model/event-envelope.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
-import { AggregateLoader } from './aggregate-loader.js';
-import { isSequence, validateId } from './command-validation.js';
+import { AggregateLoader } from '../command/aggregate-loader.js';
+import { isSequence, validateId } from '../command/command-validation.js';
 
 export interface AggregateSnapshotView {
   state: unknown;
