@@ -97,6 +97,17 @@ describe('MANUAL merge and the dead-letter routes', () => {
     expect(await events('doc2')).toHaveLength(1);
   });
 
+  it('refuses a reason that is not a string with 400, whatever its shape', async () => {
+    const id = await park('doc4');
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 5_000; i++) deep = { reason: deep };
+    for (const body of [{ reason: { toString: 1 } }, { reason: { valueOf: 1, toString: 1 } }, { reason: ['a'] }, { reason: 7 }, deep]) {
+      const refused = await suite.http.post(`/dead-letters/${id}/discard`).send(body as object);
+      expect([refused.status, refused.body.code]).toEqual([400, 'INVALID_ARGUMENT']);
+    }
+    expect((await suite.http.get(`/dead-letters/${id}`)).body.status).toBe('pending');
+  });
+
   it('lists with status and kind filters and refuses unknown filter values', async () => {
     const all = (await suite.http.get('/dead-letters')).body.deadLetters;
     const byStatus = (status: string) => all.filter((l: { status: string }) => l.status === status).map((l: { id: string }) => l.id);

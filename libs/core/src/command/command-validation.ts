@@ -67,8 +67,16 @@ export function isSequence(value: unknown): value is number {
 }
 
 export function describe(value: unknown): string {
-  const text = typeof value === 'string' ? `'${value}'` : String(value);
+  const text = typeof value === 'string' ? `'${value}'` : describeNonString(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** What a caller sent, by kind: an object is never converted (its `toString` is the caller's, and may throw). */
+function describeNonString(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' && value !== null) return 'an object';
+  if (typeof value === 'function') return 'a function';
+  return String(value);
 }
 
 /**
