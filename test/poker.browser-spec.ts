@@ -9,6 +9,30 @@ const SCREENSHOT = 'test/artifacts/poker-page.png';
 /** The pace the tests give the bots (`?botDelayMs=`): fast, but slow enough to tell from no wait at all. */
 const BOT_DELAY_MS = 150;
 
+/** What the waits read of the page. They run in it as functions: its CSP forbids evaluating a string. */
+interface PageDocument {
+  querySelectorAll(selector: string): ArrayLike<{ children: ArrayLike<{ textContent: string | null }> }>;
+  querySelector(selector: string): { textContent: string | null } | null;
+}
+
+/** Until the page has `count` elements matching `selector`. */
+function untilCount(target: Page, selector: string, count: number) {
+  return target.waitForFunction(
+    ([query, n]) => (globalThis as unknown as { document: PageDocument }).document.querySelectorAll(query).length === n,
+    [selector, count] as [string, number],
+    { timeout: 10_000 },
+  );
+}
+
+/** Until the text of the element matching `selector` matches `pattern` (a RegExp source). */
+function untilText(target: Page, selector: string, pattern: string) {
+  return target.waitForFunction(
+    ([query, source]) => new RegExp(source).test((globalThis as unknown as { document: PageDocument }).document.querySelector(query)?.textContent ?? ''),
+    [selector, pattern] as [string, string],
+    { timeout: 10_000 },
+  );
+}
+
 /** The web page in headless Chromium: a person sits down with bots, plays a hand, leaves. */
 describe('the poker web page', () => {
   let store: TestStore;
@@ -43,11 +67,11 @@ describe('the poker web page', () => {
     await page.selectOption('#bots', '2');
     await page.click('#create');
     await page.waitForSelector('#game:not(.hidden)', { timeout: 15_000 });
-    await page.waitForFunction(`document.querySelectorAll('.seat').length === 3`, undefined, { timeout: 10_000 });
+    await untilCount(page, '.seat', 3);
     expect(await page.textContent('#balance')).toContain('Bankroll 1000 · at the table 500 · available 500');
 
     await page.click('#deal');
-    await page.waitForFunction(`document.querySelectorAll('#my-cards .card').length === 2`, undefined, { timeout: 10_000 });
+    await untilCount(page, '#my-cards .card', 2);
     mkdirSync('test/artifacts', { recursive: true });
     let myTurns = 0;
     let shot = false;
@@ -70,11 +94,16 @@ describe('the poker web page', () => {
     }
 
     expect({ myTurns: myTurns > 1, shot }).toEqual({ myTurns: true, shot: true });
-    await page.waitForFunction(`/wins \\d+/.test(document.querySelector('#result').textContent)`, undefined, { timeout: 10_000 });
+    await untilText(page, '#result', 'wins \\d+');
     expect(await page.textContent('#phase')).toMatch(/Hand #1 · complete/);
     // The leaderboard counts the hand for everybody at the table.
-    const playedOne = `[...document.querySelectorAll('#leaderboard tbody tr')].filter((row) => row.children[3].textContent === '1').length === 3`;
-    await page.waitForFunction(playedOne, undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        Array.from((globalThis as unknown as { document: PageDocument }).document.querySelectorAll('#leaderboard tbody tr')).filter((row) => row.children[3].textContent === '1')
+          .length === 3,
+      undefined,
+      { timeout: 10_000 },
+    );
     const tessRow = await page.textContent('#leaderboard tbody tr.mine');
     expect(tessRow).toMatch(/Tess/);
     expect(errors).toEqual([]);
@@ -84,14 +113,14 @@ describe('the poker web page', () => {
     const stack = await page.textContent('.seat.mine .stack');
     await page.reload();
     await page.waitForSelector('#game:not(.hidden)', { timeout: 15_000 });
-    await page.waitForFunction(`document.querySelectorAll('.seat').length === 3`, undefined, { timeout: 10_000 });
+    await untilCount(page, '.seat', 3);
     expect(await page.textContent('#message')).toBe('Welcome back: you are still seated.');
     expect(await page.textContent('.seat.mine .who')).toContain('Tess');
     expect(await page.textContent('.seat.mine .stack')).toBe(stack);
     expect(await page.textContent('#balance')).toMatch(/at the table [1-9]\d*/);
     // Still her seat to play from: the next hand deals her cards.
     await page.click('#deal');
-    await page.waitForFunction(`document.querySelectorAll('#my-cards .card').length === 2`, undefined, { timeout: 10_000 });
+    await untilCount(page, '#my-cards .card', 2);
   });
 
   it('says so and asks to sign in again when the kept token no longer holds', async () => {
@@ -100,7 +129,7 @@ describe('the poker web page', () => {
       localStorage.setItem('poker.session', JSON.stringify({ ...session, token: session.token + 'x' }));
     })()`);
     await page.reload();
-    await page.waitForFunction(`document.querySelector('#message').textContent.includes('sign in again')`, undefined, { timeout: 10_000 });
+    await untilText(page, '#message', 'sign in again');
     expect(await page.isVisible('#setup')).toBe(true);
     expect(await page.evaluate(`localStorage.getItem('poker.session')`)).toBeNull();
   });
@@ -113,7 +142,7 @@ describe('the poker web page', () => {
     await fresh.selectOption('#bots', bots);
     await fresh.click('#create');
     await fresh.waitForSelector('#game:not(.hidden)', { timeout: 15_000 });
-    await fresh.waitForFunction(`document.querySelectorAll('.seat').length === ${Number(bots) + 1}`, undefined, { timeout: 10_000 });
+    await untilCount(fresh, '.seat', Number(bots) + 1);
     return fresh;
   }
 
@@ -149,7 +178,7 @@ describe('the poker web page', () => {
     const own = await sitDown('Vic', '3', `seed=closed&botDelayMs=${BOT_DELAY_MS}&actionTimeoutMs=2000`);
     const { tableId } = await sessionOf(own);
     await own.click('#deal');
-    await own.waitForFunction(`document.querySelectorAll('#my-cards .card').length === 2`, undefined, { timeout: 10_000 });
+    await untilCount(own, '#my-cards .card', 2);
     await own.close();
     const closedAt = Date.now();
 
