@@ -3,10 +3,12 @@ import {
   describeCheckpointStoreContract,
   describeDeadLetterStoreContract,
   describeEventStoreContract,
+  describePartitionLeasesContract,
   describeProjectionTransactionsContract,
   describeSnapshotStoreContract,
   describeTimerStoreContract,
 } from './index.js';
+import { InProcessPartitionLeases } from '../../store/partition-leases.js';
 import { InMemoryCheckpointStore } from '../../store/memory/in-memory-checkpoint-store.js';
 import { InMemoryDeadLetterStore } from '../../store/memory/in-memory-dead-letter-store.js';
 import { InMemoryEventStore } from '../../store/memory/in-memory-event-store.js';
@@ -25,3 +27,5 @@ describeProjectionTransactionsContract('in memory', async () => {
   const checkpoints = new InMemoryCheckpointStore();
   return { store: { transactions: new InMemoryProjectionTransactions(checkpoints), checkpoints }, close: closed };
 });
+// The leases of a store one process owns: it is the only member, and every unit is its own.
+describePartitionLeasesContract('in process', async () => ({ store: new InProcessPartitionLeases(), close: closed }));

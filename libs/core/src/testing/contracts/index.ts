@@ -5,3 +5,5 @@ export * from './timer-store.contract.js';
 export * from './dead-letter-store.contract.js';
 export * from './checkpoint-store.contract.js';
 export * from './projection-transactions.contract.js';
+export * from './partition-leases.contract.js';
+export * from './wake-channel.contract.js';
