@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EVENT_STORE, EventSourcingModule, OnEvent, Projector, type EventStore, type NewEvent, type StoredEvent } from '@nest-es/core';
+import { EVENT_STORE, EventSourcingModule, OnEvent, Projector, type EventStore, type NewEvent, type ProjectionContext } from '@nest-es/core';
 import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposited } from './bench-aggregates.js';
 import { round } from './stats.js';
@@ -23,7 +23,7 @@ export class CatchUpProjector {
   handled = 0;
 
   @OnEvent(Deposited)
-  onDeposited(event: Deposited, envelope: StoredEvent): void {
+  onDeposited(event: Deposited, { envelope }: ProjectionContext): void {
     this.balances.set(envelope.aggregateId, (this.balances.get(envelope.aggregateId) ?? 0) + event.amount);
     this.handled++;
   }

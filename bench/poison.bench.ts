@@ -2,10 +2,11 @@ import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CHECKPOINT_STORE, DEAD_LETTER_STORE } from '@nest-es/core/internal';
-import { CommandGateway, EventSourcingModule, OnEvent, Projector, SyncMode, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, EventSourcingModule, OnEvent, Projector, SyncMode, type ProjectionContext } from '@nest-es/core';
 import { type CheckpointStore, type DeadLetterStore } from '@nest-es/core/adapter';
 import { READ_MODEL_DATA_SOURCE, portableQuery, type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
+import { keepPoisoning } from './keep-poisoning.js';
 import { distribution, timeEach, type Distribution } from './stats.js';
 
 /* Poison isolation: SIMPLE deposits of one caller on healthy accounts while a projector keeps
@@ -13,8 +14,6 @@ import { distribution, timeEach, type Distribution } from './stats.js';
    1.7 s, then dead-lettered), against the same deposits without a poison. */
 
 const POISONED = 'poisoned';
-/** A new poison event this often, so that one is being retried during the whole measurement. */
-const POISON_EVERY_MS = 250;
 
 /** Balances in the same database; every event of the poisoned account fails. */
 @Projector('bench-balances')
@@ -26,9 +25,9 @@ export class PoisonedBalancesProjector implements OnModuleInit {
   }
 
   @OnEvent(Deposited)
-  async onDeposited(event: Deposited, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onDeposited(event: Deposited, { envelope, tx }: ProjectionContext<EntityManager>): Promise<void> {
     if (envelope.aggregateId === POISONED) throw new Error('the balance does not fit the column');
-    await portableQuery(manager, 'INSERT INTO bench_balances (id, balance) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET balance = bench_balances.balance + excluded.balance', [
+    await portableQuery(tx, 'INSERT INTO bench_balances (id, balance) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET balance = bench_balances.balance + excluded.balance', [
       envelope.aggregateId,
       event.amount,
     ]);
@@ -62,20 +61,11 @@ export async function measurePoison(store: StoreOptions, samples: number): Promi
     await timeEach(50, simple('warm'));
     const healthy = distribution(await timeEach(samples, simple('healthy')));
 
-    let poisonEvents = 0;
-    let poisoning = true;
-    const poisoner = (async () => {
-      while (poisoning) {
-        await gateway.send(new Deposit(POISONED, 1));
-        poisonEvents++;
-        await new Promise((resolve) => setTimeout(resolve, POISON_EVERY_MS));
-      }
-    })();
+    const poisoner = keepPoisoning(() => gateway.send(new Deposit(POISONED, 1)));
     // The first poison event has failed once and is being retried.
     await new Promise((resolve) => setTimeout(resolve, 100));
     const poisoned = distribution(await timeEach(samples, simple('other')));
-    poisoning = false;
-    await poisoner;
+    const poisonEvents = await poisoner.stop();
     const deadLettered = (await app.get<DeadLetterStore>(DEAD_LETTER_STORE).list({ kind: 'event' })).length;
     const heldAtEnd = (await app.get<CheckpointStore>(CHECKPOINT_STORE).loadHeld()).length;
     return { healthy, poisoned, poisonEvents, deadLettered, heldAtEnd };

@@ -2,7 +2,7 @@ import { Inject, Module, type INestApplicationContext, type OnModuleInit } from 
 import { NestFactory } from '@nestjs/core';
 import { IsString } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Aggregate, AggregateId, Apply, CommandGateway, CommandHandler, EventSourcingModule, OnEvent, Projector, Saga, SyncMode, type StoredEvent } from '@nest-es/core';
+import { Aggregate, AggregateId, Apply, CommandGateway, CommandHandler, EventSourcingModule, OnEvent, Projector, Saga, SyncMode, type ProjectionContext, type SagaContext } from '@nest-es/core';
 import { READ_MODEL_DATA_SOURCE, portableQuery, type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { distribution, round, timeEach } from './stats.js';
@@ -56,7 +56,7 @@ export class PongAggregate {
 @Saga('bench-ping-pong')
 export class PingPongSaga {
   @OnEvent(Pinged)
-  onPinged(_event: Pinged, envelope: StoredEvent) {
+  onPinged(_event: Pinged, { envelope }: SagaContext) {
     return new Pong(envelope.aggregateId);
   }
 }
@@ -73,8 +73,8 @@ export class BenchViewProjector implements OnModuleInit {
   }
 
   @OnEvent(Deposited, Pinged, Ponged)
-  async onEvent(_event: unknown, envelope: StoredEvent, manager: EntityManager): Promise<void> {
-    await portableQuery(manager, 'INSERT INTO bench_view (id, events) VALUES ($1, 1) ON CONFLICT (id) DO UPDATE SET events = bench_view.events + 1', [
+  async onEvent(_event: unknown, { envelope, tx }: ProjectionContext<EntityManager>): Promise<void> {
+    await portableQuery(tx, 'INSERT INTO bench_view (id, events) VALUES ($1, 1) ON CONFLICT (id) DO UPDATE SET events = bench_view.events + 1', [
       `${envelope.aggregateType}/${envelope.aggregateId}`,
     ]);
     if (envelope.type === 'Deposited') this.projectedAt.set(envelope.metadata.eventId, performance.now());

@@ -2,6 +2,7 @@ import type { CatchUpFigures } from './catch-up.bench.js';
 import type { CommandFigures } from './command.bench.js';
 import { HTTP_ADAPTERS, type HttpFigures } from './http.bench.js';
 import type { PoisonFigures } from './poison.bench.js';
+import type { WorkflowPoisonFigures } from './workflow-poison.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
 import type { BenchResults, ScaleOutResults, SlowProjectorResults } from './results.js';
 
@@ -14,6 +15,8 @@ const command = (figures: CommandFigures | undefined) => (figures ? `${pair(figu
 
 const http = (figures: HttpFigures | undefined) =>
   figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${figures.perSec}/s${figures.failed > 0 ? `, ${figures.failed} failed` : ''}` : '-';
+const workflowPoison = (figures: WorkflowPoisonFigures | undefined, mode: 'simple' | 'cascade') =>
+  figures ? `${pair(figures.poisoned[mode].p50Ms, figures.poisoned[mode].p99Ms)} (without: ${pair(figures.healthy[mode].p50Ms, figures.healthy[mode].p99Ms)})` : '-';
 const poison = (figures: PoisonFigures | undefined) => (figures ? `${pair(figures.poisoned.p50Ms, figures.poisoned.p99Ms)} (without: ${pair(figures.healthy.p50Ms, figures.healthy.p99Ms)})` : '-');
 const catchUp = (figures: CatchUpFigures | undefined) => (figures ? `${figures.eventsPerSec} events/s (${(figures.catchUpMs / 1000).toFixed(1)} s)` : '-');
 
@@ -97,6 +100,11 @@ function rows(results: BenchResults): Row[] {
     projectionRow('cost over ASYNC, p50: SIMPLE / CASCADE (one saga hop)', results, (p) => `${signed(p.simpleCostMs)} / ${signed(p.cascadeCostMs)} ms`),
     slowProjectorRow(results),
     ['SIMPLE on other aggregates with a poison event retrying (p50 / p99)', poison(results.poison.sqlite), poison(results.poison.postgres)],
+    ...(['simple', 'cascade'] as const).map((mode): Row => [
+      `${mode.toUpperCase()} on other accounts, a saga and a process manager retrying a poison (p50 / p99)`,
+      workflowPoison(results.workflowPoison?.sqlite, mode),
+      workflowPoison(results.workflowPoison?.postgres, mode),
+    ]),
   ];
 }
 

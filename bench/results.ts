@@ -7,6 +7,7 @@ import type { JetStreamFigures } from './jetstream.bench.js';
 import type { MachineInfo } from './machine.js';
 import type { MemoryFigures } from './memory.bench.js';
 import type { PoisonFigures } from './poison.bench.js';
+import type { WorkflowPoisonFigures } from './workflow-poison.bench.js';
 import type { ProjectionFigures } from './projection.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
 import type { ScaleOutFigures } from './scale-out.bench.js';
@@ -56,6 +57,8 @@ export interface BenchResults {
   catchUp: Partial<Record<DatabaseKind, CatchUpFigures>>;
   /** SIMPLE latency on healthy aggregates while a projector retries another aggregate's poison events, in a store of its own. */
   poison: Partial<Record<DatabaseKind, PoisonFigures>>;
+  /** SIMPLE and CASCADE latency on healthy accounts while a saga and a process manager retry another account's poison events. */
+  workflowPoison: Partial<Record<DatabaseKind, WorkflowPoisonFigures>>;
   /** PostgreSQL: appends/s of 1, 2 and 3 processes appending at once (the per-schema append lock's cost). */
   appendLock?: AppendLockFigures[];
   memory: MemoryFigures & { db: DatabaseKind };

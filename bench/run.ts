@@ -15,6 +15,7 @@ import type { RawDriver } from './raw-driver.js';
 import { RawPostgres } from './raw-postgres.js';
 import { RawSqlite } from './raw-sqlite.js';
 import { measurePoison, type PoisonFigures } from './poison.bench.js';
+import { measureWorkflowPoison, type WorkflowPoisonFigures } from './workflow-poison.bench.js';
 import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
 import { HTTP_ADAPTERS, measureEmptyRoute, measureHttp } from './http.bench.js';
@@ -25,7 +26,7 @@ import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, EmptyRo
 import { measureScaleOut } from './scale-out.bench.js';
 import { measureSlowProjector, SLOW_PROJECTOR_MS } from './slow-projector.bench.js';
 import { round } from './stats.js';
-import { checkTargets, httpTargets, poisonTargets, scaleOutTargets, slowProjectorTargets } from './targets.js';
+import { checkTargets, httpTargets, poisonTargets, scaleOutTargets, slowProjectorTargets, workflowPoisonTargets } from './targets.js';
 
 const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
 const RAW_CALLERS = 64;
@@ -40,6 +41,7 @@ interface DatabaseFigures {
   http: DatabaseHttpFigures;
   catchUp: CatchUpFigures;
   poison: PoisonFigures;
+  workflowPoison: WorkflowPoisonFigures;
 }
 
 function openRaw(db: BenchDatabase): Promise<RawDriver> {
@@ -87,7 +89,8 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Pr
     const catchUpDb = await fresh();
     const catchUp = await measureCatchUp(catchUpDb.store, plan.catchUpEvents).finally(() => catchUpDb.cleanup());
     const poison = await benchPoison(db.kind, plan, fresh);
-    return { rebuild, command, raw: rawFigures, http, catchUp, poison };
+    const workflowPoison = await benchWorkflowPoison(db.kind, plan, fresh);
+    return { rebuild, command, raw: rawFigures, http, catchUp, poison, workflowPoison };
   } finally {
     await raw.close();
   }
@@ -214,13 +217,24 @@ async function benchPoison(kind: string, plan: BenchPlan, fresh: () => Promise<B
   return measurePoison(poisonDb.store, plan.poisonSamples).finally(() => poisonDb.cleanup());
 }
 
-/** `--only poison`: that figure alone on each database, printed with its target. */
+async function benchWorkflowPoison(kind: string, plan: BenchPlan, fresh: () => Promise<BenchDatabase>): Promise<WorkflowPoisonFigures> {
+  log(`${kind}: ${plan.poisonSamples} SIMPLE and CASCADE sends on healthy accounts, without and with a saga and a process manager retrying a poison`);
+  const poisonDb = await fresh();
+  return measureWorkflowPoison(poisonDb.store, plan.poisonSamples).finally(() => poisonDb.cleanup());
+}
+
+/** `--only poison`: those figures alone on each database (projector, then workflows), printed with their targets. */
 async function poisonOnly(plan: BenchPlan, url: string): Promise<void> {
   const poison: BenchResults['poison'] = { sqlite: await benchPoison('sqlite', plan, async () => sqliteDatabase()) };
+  const workflowPoison: BenchResults['workflowPoison'] = { sqlite: await benchWorkflowPoison('sqlite', plan, async () => sqliteDatabase()) };
   const probe = await postgresDatabase(url);
   if ('skipped' in probe) log(probe.skipped);
-  else poison.postgres = await benchPoison('postgres', plan, async () => probe);
-  console.log(JSON.stringify({ poison, targets: poisonTargets(poison) }, null, 2));
+  else {
+    poison.postgres = await benchPoison('postgres', plan, async () => probe);
+    const again = await postgresDatabase(url);
+    if (!('skipped' in again)) workflowPoison.postgres = await benchWorkflowPoison('postgres', plan, async () => again);
+  }
+  console.log(JSON.stringify({ poison, workflowPoison, targets: [...poisonTargets(poison), ...workflowPoisonTargets(workflowPoison)] }, null, 2));
 }
 
 const SECTIONS = ['scale-out', 'slow-projector', 'poison', 'http'] as const;
@@ -291,6 +305,7 @@ async function main(): Promise<void> {
       emptyRoute,
       catchUp: Object.fromEntries([...figures].map(([db, f]) => [db, f.catchUp])),
       poison: Object.fromEntries([...figures].map(([db, f]) => [db, f.poison])),
+      workflowPoison: Object.fromEntries([...figures].map(([db, f]) => [db, f.workflowPoison])),
       ...(appendLock ? { appendLock } : {}),
       memory: { db: 'sqlite', ...memory },
       projection: { db: 'sqlite', ...projection },

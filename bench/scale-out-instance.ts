@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { DataSource, EntityManager } from 'typeorm';
-import { CommandGateway, EventSourcingError, EventSourcingModule, OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, EventSourcingError, EventSourcingModule, OnEvent, Projector, type ProjectionContext } from '@nest-es/core';
 import { READ_MODEL_DATA_SOURCE, portableQuery, typeorm } from '@nest-es/typeorm';
 import { NatsJetStreamModule } from '@nest-es/nats';
 import { EventNotifier, EventProcessor } from '@nest-es/core/internal';
@@ -30,8 +30,8 @@ class ScaleOutProjector implements OnModuleInit {
   }
 
   @OnEvent(Deposited)
-  async onDeposited(event: Deposited, envelope: StoredEvent, manager: EntityManager): Promise<void> {
-    await portableQuery(manager, 'INSERT INTO bench_scale_view (id, balance) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET balance = bench_scale_view.balance + $2', [
+  async onDeposited(event: Deposited, { envelope, tx }: ProjectionContext<EntityManager>): Promise<void> {
+    await portableQuery(tx, 'INSERT INTO bench_scale_view (id, balance) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET balance = bench_scale_view.balance + $2', [
       envelope.aggregateId,
       event.amount,
     ]);

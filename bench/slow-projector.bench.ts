@@ -1,7 +1,7 @@
 import { Inject, Module, type INestApplicationContext, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { DataSource, EntityManager } from 'typeorm';
-import { CommandGateway, EventSourcingModule, OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, EventSourcingModule, OnEvent, Projector, type ProjectionContext } from '@nest-es/core';
 import { portableQuery, READ_MODEL_DATA_SOURCE, type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
 import { bootBenchApp } from './bench-app.js';
@@ -25,10 +25,10 @@ export class SlowViewProjector implements OnModuleInit {
   }
 
   @OnEvent(Deposited)
-  async onDeposited(_event: Deposited, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onDeposited(_event: Deposited, { envelope, tx }: ProjectionContext<EntityManager>): Promise<void> {
     this.open++;
     try {
-      await portableQuery(manager, 'INSERT INTO bench_slow_view (id, events) VALUES ($1, 1) ON CONFLICT (id) DO UPDATE SET events = bench_slow_view.events + 1', [
+      await portableQuery(tx, 'INSERT INTO bench_slow_view (id, events) VALUES ($1, 1) ON CONFLICT (id) DO UPDATE SET events = bench_slow_view.events + 1', [
         envelope.aggregateId,
       ]);
       await new Promise((resolve) => setTimeout(resolve, SLOW_PROJECTOR_MS));

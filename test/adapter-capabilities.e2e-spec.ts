@@ -4,7 +4,7 @@
 import { Injectable, type INestApplicationContext, type Provider } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Module } from '@nestjs/common';
-import { CommandGateway, EventSourcingModule, inMemory, OnEvent, Projector, SyncMode, type EventSourcingAdapter, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, EventSourcingModule, inMemory, OnEvent, Projector, SyncMode, type EventSourcingAdapter, type ProjectionContext } from '@nest-es/core';
 import type { EventStore } from '@nest-es/core/adapter';
 import { InMemoryEventStore, SnapshotRebuilder } from '@nest-es/core/internal';
 import { describeEventStoreContract } from '@nest-es/core/testing';
@@ -45,7 +45,7 @@ class AddedSeen {
   readonly seen: string[] = [];
 
   @OnEvent(Added)
-  onAdded(event: Added, envelope: StoredEvent) {
+  onAdded(event: Added, { envelope }: ProjectionContext) {
     this.seen.push(`${envelope.aggregateId}:${event.part}`);
   }
 }

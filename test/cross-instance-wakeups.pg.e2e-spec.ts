@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import pg from 'pg';
-import { CommandGateway, EventSourcingModule, OnEvent, Projector, SyncMode, type ProcessingOptions, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, EventSourcingModule, OnEvent, Projector, SyncMode, type ProcessingOptions, type ProjectionContext } from '@nest-es/core';
 import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { EventNotifier } from '@nest-es/core/internal';
 import { Added, AddMany, CounterAggregate } from './support/counter.aggregate.js';
@@ -123,7 +123,7 @@ class WakeProbe {
   private heldCalls = 0;
 
   @OnEvent(Added)
-  async onAdded(_event: Added, envelope: StoredEvent): Promise<void> {
+  async onAdded(_event: Added, { envelope }: ProjectionContext): Promise<void> {
     if (envelope.aggregateId === 'held' && ++this.heldCalls <= 2) throw new Error('fails until it is held');
     if (envelope.aggregateId === 'held') await passGate(SLOW_RETRY_GATE);
     projected.add(envelope.aggregateId);

@@ -50,6 +50,17 @@ describe('MANUAL merge and the dead-letter routes', () => {
     expect(pending).toHaveLength(1);
   });
 
+  it('refuses the Command-Id of a parked command on another command instead of answering with its letter', async () => {
+    const [letter] = (await suite.http.get('/dead-letters?status=pending')).body.deadLetters.filter((l: { aggregateId: string }) => l.aggregateId === 'doc1');
+    const other = await edit('doc1', 'another text', 0, { 'Command-Id': 'edit-doc1-b' });
+    expect(other.status).toBe(409);
+    expect(other.body).toMatchObject({ code: 'ALREADY_EXISTS', commandId: 'edit-doc1-b', deadLetterId: letter.id });
+    expect(other.body.message).toMatch(/send this EditDocument with a new command id/);
+    const pending = (await suite.http.get('/dead-letters?status=pending')).body.deadLetters.filter((l: { aggregateId: string }) => l.aggregateId === 'doc1');
+    expect(pending.map((found: { id: string }) => found.id)).toEqual([letter.id]);
+    expect(await events('doc1')).toHaveLength(1);
+  });
+
   it('retries with the expected sequence the reviewer gives: a stale one is refused and leaves it pending, the current one stores it as itself', async () => {
     const [letter] = (await suite.http.get('/dead-letters?status=pending')).body.deadLetters.filter((l: { aggregateId: string }) => l.aggregateId === 'doc1');
 
@@ -80,7 +91,8 @@ describe('MANUAL merge and the dead-letter routes', () => {
     expect((await edit('doc3', 'another edit', 1, { 'Command-Id': 'taken-id' })).status).toBe(200);
     const retried = await suite.http.post(`/dead-letters/${id}/retry`).send({ expectedSequence: 2 });
     expect(retried.status).toBe(409);
-    expect(retried.body).toMatchObject({ code: 'ALREADY_EXISTS', commandId: 'taken-id' });
+    expect(retried.body).toMatchObject({ code: 'FAILED_PRECONDITION' });
+    expect(retried.body.message).toMatch(/command id 'taken-id' was used by another command .* since it was parked; discard the letter/);
     expect((await suite.http.get(`/dead-letters/${id}`)).body.status).toBe('pending');
     expect((await events('doc3')).map((event: { payload: { text: string } }) => event.payload.text)).toEqual(['first', 'another edit']);
   });

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { CHECKPOINT_STORE, EVENT_STORE_ADAPTER, InMemoryEventStore } from '@nest-es/core/internal';
-import { CommandGateway, EVENT_STORE, EventSourcingModule, OnEvent, Projector, SyncMode, inMemory, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, EVENT_STORE, EventSourcingModule, OnEvent, Projector, SyncMode, inMemory, type ProjectionContext } from '@nest-es/core';
 import { type CheckpointStore } from '@nest-es/core/adapter';
 import { exposedForTests } from '@nest-es/core/testing';
 import { AddLine, AlwaysParkMerge, LineAdded, LinesCommuteMerge, NotebookAggregate } from './support/notebook.domain.js';
@@ -14,7 +14,7 @@ class LineCounts {
   transactions: unknown[] = [];
 
   @OnEvent(LineAdded)
-  onLine(_event: LineAdded, envelope: StoredEvent, tx: unknown) {
+  onLine(_event: LineAdded, { envelope, tx }: ProjectionContext) {
     this.transactions.push(tx);
     this.counts.set(envelope.aggregateId, (this.counts.get(envelope.aggregateId) ?? 0) + 1);
   }

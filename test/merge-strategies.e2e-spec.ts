@@ -162,10 +162,19 @@ describe('merge strategies: each strategy, each branch', () => {
         const res = await send('player', 'ov1', 'RenamePlayer', { displayName: 'Evie' }, at(1, { 'Merge-Strategy': value }));
         expect([value, res.status, res.body.code]).toEqual([value, 412, 'SEQUENCE_MISMATCH']);
       }
-      const manual = await send('player', 'ov1', 'RenamePlayer', { displayName: 'Evie' }, at(1, { 'Merge-Strategy': 'Manual' }));
-      expect(manual.status).toBe(409);
-      expect(manual.body).toMatchObject({ code: 'ABORTED', deadLetterId: expect.any(String) });
+      // A caller chooses among what the command allows: RenamePlayer allows no parking.
+      const refused = await send('player', 'ov1', 'RenamePlayer', { displayName: 'Evie' }, at(1, { 'Merge-Strategy': 'Manual' }));
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toMatch(/^RenamePlayer does not let its caller choose the merge strategy 'manual'; it takes commutative, strict/);
       expect(await eventTypes('player', 'ov1')).toEqual(['PlayerRegistered', 'FundsDeposited']);
+      // Nor does a field the command does not declare ride along (into a dead letter, say).
+      const padded = await send('player', 'ov1', 'RenamePlayer', { displayName: 'Evie', pad: 'x'.repeat(90_000) }, at(1));
+      expect(padded.status).toBe(400);
+      expect(padded.body.message).toMatch(/^RenamePlayer has no field 'pad'; it takes /);
+      // TakeTurn lists manual among its callerMergeStrategies: the stale call is parked.
+      const parked = await send('turn', 'tu1', 'TakeTurn', { player: 'd' }, at(1, { 'Merge-Strategy': 'Manual' }));
+      expect(parked.status).toBe(409);
+      expect(parked.body).toMatchObject({ code: 'ABORTED', deadLetterId: expect.any(String) });
     });
 
     it('refuses aggregate_handles for an aggregate without a merge handler, mismatch or not', async () => {

@@ -5,15 +5,9 @@ import { DEAD_LETTER_STORE } from '@nest-es/core/internal';
 import { type DeadLetterStore } from '@nest-es/core/adapter';
 import { BalancesProjector, BANKROLL_PROVIDERS, Deposit, MAX_BANKROLL } from './support/bankroll.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { until } from './support/until.js';
 import { typeorm } from '@nest-es/typeorm';
 
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /*
  * A poison event (a bankroll the balances table refuses) is retried for seconds (7 attempts with

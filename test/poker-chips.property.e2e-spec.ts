@@ -106,10 +106,10 @@ describe('chips are conserved and every illegal move is refused with a code (pro
   const handState = async (handId: string) => (await suite.server.app.get(AggregateReader).state('hand', handId)) as { state: HandState; sequence: number };
 
   /** Sends a move; a refused one must carry the expected code and leave the hand as it was. */
-  async function attempt(handId: string, correlationId: string, move: Attempt): Promise<void> {
+  async function attempt(handId: string, move: Attempt): Promise<void> {
     const before = move.refused ? (await handState(handId)).sequence : 0;
     const sent = await suite.client
-      .command('hand', handId, move.command, move.body, { 'Correlation-Id': correlationId, 'Sync-Mode': 'cascade' })
+      .command('hand', handId, move.command, move.body, { 'Sync-Mode': 'cascade' })
       .catch((error: unknown) => error);
     if (!move.refused) {
       expect(sent).not.toBeInstanceOf(Error);
@@ -123,8 +123,8 @@ describe('chips are conserved and every illegal move is refused with a code (pro
   }
 
   /** The same legal move twice at once: exactly one lands, the other is refused (the turn has moved on). */
-  async function race(handId: string, correlationId: string, move: Attempt): Promise<void> {
-    const send = () => suite.client.command('hand', handId, move.command, move.body, { 'Correlation-Id': correlationId, 'Sync-Mode': 'cascade' }).catch((e: unknown) => e);
+  async function race(handId: string, move: Attempt): Promise<void> {
+    const send = () => suite.client.command('hand', handId, move.command, move.body, { 'Sync-Mode': 'cascade' }).catch((e: unknown) => e);
     const outcomes = await Promise.all([send(), send()]);
     const refused = outcomes.filter((o): o is PokerApiError => o instanceof PokerApiError);
     expect(outcomes.filter((o) => !(o instanceof Error)) as CommandAnswer[]).toHaveLength(1);
@@ -138,18 +138,18 @@ describe('chips are conserved and every illegal move is refused with a code (pro
       expect(started.body).toMatchObject({ code: 'FAILED_PRECONDITION', message: expect.stringMatching(/at least 2 players/) });
       return false;
     }
-    const { handId, correlationId } = started as { handId: string; correlationId: string };
+    const { handId } = started as { handId: string };
     for (let i = 0; i < 300; i++) {
       const { state: hand } = await handState(handId);
       if (hand.status === 'complete') break;
       const step = steps[i % steps.length];
       if (hand.status === 'drawing') {
         const moves = drawMoves(hand, step);
-        await attempt(handId, correlationId, moves[step.pick % moves.length]);
+        await attempt(handId, moves[step.pick % moves.length]);
       } else if (hand.status === 'betting') {
         const moves = step.kind === 'illegal' ? illegalMoves(hand) : legalMoves(hand, step);
         const move = moves[step.pick % moves.length];
-        await (step.kind === 'race' ? race(handId, correlationId, move) : attempt(handId, correlationId, move));
+        await (step.kind === 'race' ? race(handId, move) : attempt(handId, move));
       } else {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { AggregateReader } from '@nest-es/core';
+import { AggregateReader, EVENT_STORE, type EventStore } from '@nest-es/core';
 import { VARIANTS, type Variant } from '../apps/poker/src/cards/index.js';
 import { PokerApiError } from '../apps/poker/src/client/poker-client.js';
 import type { HandState } from '../apps/poker/src/hand/index.js';
@@ -8,7 +8,7 @@ import type { TableState } from '../apps/poker/src/table/index.js';
 import { eventually } from './support/poker-server.js';
 import { usePokerServer } from './support/poker-server-suite.js';
 
-/** Which `Correlation-Id` a request carries: none, the right one, another hand's, a made-up one. */
+/** Which `Correlation-Id` a request carries: none, the hand's own (StartHand's), another hand's, a made-up one. */
 type Header = 'none' | 'own' | 'other-table' | 'made-up' | 'stale';
 type Kind = 'legal' | 'illegal' | 'start' | 'leave' | 'reveal';
 
@@ -75,9 +75,12 @@ describe('every table can finish its hand and be left, whatever the requests (pr
           }
         }
 
+        /** The correlation id the table's current hand was started under (its first event's). */
         const correlationOf = async (t: number): Promise<string | undefined> => {
-          const view = await suite.client.table(tables[t]);
-          return view.hand?.correlationId;
+          const handId = (await suite.client.table(tables[t])).hand?.handId;
+          if (!handId) return undefined;
+          const [first] = await suite.server.app.get<EventStore>(EVENT_STORE).readStream({ aggregateType: 'hand', aggregateId: handId }, { toSequence: 1 });
+          return first?.metadata.correlationId;
         };
         const header = async (request: Request): Promise<Record<string, string>> => {
           const headers: Record<string, string> = request.cascade ? { 'Sync-Mode': 'cascade' } : {};

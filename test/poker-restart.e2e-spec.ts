@@ -48,7 +48,7 @@ describe('poker across a restart', () => {
 
   it('accepts the next action after the restart and plays the hand to its end', async () => {
     await seat('main', ['ada', 'bob', 'cy']);
-    const { handId, correlationId } = await server!.client.startHand('main', 'restart');
+    const { handId } = await server!.client.startHand('main', 'restart');
     await server!.client.act('main', 'ada', 'CALL');
     await server!.client.act('main', 'bob', 'RAISE', 20);
     const before = await server!.client.table('main');
@@ -65,7 +65,7 @@ describe('poker across a restart', () => {
 
     expect(after.hand!.phase).toBe('COMPLETE');
     expect(after.seats.reduce((sum, s) => sum + s.stack, 0)).toBe(1500);
-    const flow = (await app.get<EventStore>(EVENT_STORE).readStream({ aggregateType: 'hand-flow', aggregateId: correlationId })).map((e) => e.type);
+    const flow = (await app.get<EventStore>(EVENT_STORE).readStream({ aggregateType: 'hand-flow', aggregateId: handId })).map((e) => e.type);
     expect(flow[0]).toBe('HandFlowStarted');
     expect(flow.at(-1)).toBe('HandFlowCompleted');
   });
@@ -82,14 +82,14 @@ describe('poker across a restart', () => {
 
   it('keeps the action timer when the hand flow redelivers its steps after a crash', async () => {
     await seat('replayed', ['fin', 'gus'], 1000);
-    const { handId, correlationId } = await server!.client.startHand('replayed');
-    expect(await server!.app.get<TimerStore>(TIMER_STORE).pending('hand-flow', correlationId)).toHaveLength(1);
+    const { handId } = await server!.client.startHand('replayed');
+    expect(await server!.app.get<TimerStore>(TIMER_STORE).pending('hand-flow', handId)).toHaveLength(1);
 
     // As if the process had died before checkpointing: every step of the hand flow is delivered again,
     // each cancelling the action timer and scheduling its own once more.
     const { client, app } = await restart((sql) => sql(`UPDATE es_checkpoints SET position = 0 WHERE subscriber = 'hand-flow'`));
     const view = await eventually(() => client.table('replayed'), (table) => table.status === 'waiting', 'the hand ended by the timeout after the redelivery');
     expect(view.hand).toMatchObject({ handId, awards: [{ playerId: 'gus', amount: 15 }], lastAction: { playerId: 'fin', action: 'FOLD' } });
-    expect(await app.get<TimerStore>(TIMER_STORE).pending('hand-flow', correlationId)).toEqual([]);
+    expect(await app.get<TimerStore>(TIMER_STORE).pending('hand-flow', handId)).toEqual([]);
   });
 });

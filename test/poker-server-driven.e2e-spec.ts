@@ -9,8 +9,8 @@ const ACTION_TIMEOUT_MS = 30_000;
 const BOT_MOVES = new Set(['ActionTaken', 'DrawCompleted']);
 
 /**
- * What the server does without a client's help: it plays the bots at the table's pace, and files a
- * hand's moves under the hand's flow whatever `Correlation-Id` they came with (or without).
+ * What the server does without a client's help: it plays the bots at the table's pace, and its hand
+ * flow (keyed by the hand id) follows a hand's moves whatever `Correlation-Id` they came with (or without).
  */
 describe('poker over HTTP: the server drives the hand', () => {
   const suite = usePokerServer();
@@ -67,31 +67,35 @@ describe('poker over HTTP: the server drives the hand', () => {
     for (let moves = 0; moves < 50; moves++) {
       const view = await eventually(() => suite.client.table(tableId), (v) => v.status === 'waiting' || v.hand?.actionOn === person, `${person}'s turn or the end`);
       if (view.status === 'waiting') break;
-      // No Correlation-Id on the person's move: the server files it under the hand's flow. CASCADE:
+      // No Correlation-Id on the person's move: the hand flow follows it by its hand id. CASCADE:
       // the table view shows the move when it returns, so the next look does not see the same turn.
       await suite.client.command('hand', handId, 'PlayerAction', { playerId: person, action: view.hand!.amountToCall > 0 ? 'CALL' : 'CHECK' }, { 'Sync-Mode': 'cascade' });
     }
     expect((await suite.client.table(tableId)).hand).toMatchObject({ handId, phase: 'COMPLETE' });
   });
 
-  it("files a move under the hand's flow whatever Correlation-Id it carries", async () => {
+  it('follows a move whatever Correlation-Id it carries, and keeps the one it came with', async () => {
     const { tableId, ids } = await tableOf([['gus', 'HUMAN'], ['hal', 'HUMAN']]);
-    const { handId, correlationId } = await suite.client.startHand(tableId, 'headers');
-    for (const header of [{}, { 'Correlation-Id': 'made-up' }, { 'Correlation-Id': correlationId }] as Array<Record<string, string>>) {
+    const { handId } = await suite.client.startHand(tableId, 'headers');
+    const headers: Array<Record<string, string>> = [{}, { 'Correlation-Id': 'made-up' }, { 'Correlation-Id': 'another-made-up' }];
+    for (const header of headers) {
       const view = await suite.client.table(tableId);
       if (view.status === 'waiting') break;
       await suite.client.command('hand', handId, 'PlayerAction', { playerId: view.hand!.actionOn!, action: view.hand!.amountToCall > 0 ? 'CALL' : 'CHECK' }, { ...header, 'Sync-Mode': 'cascade' });
     }
     const hand = await stream('hand', handId);
-    expect(new Set(hand.map((e) => e.metadata.correlationId))).toEqual(new Set([correlationId]));
+    const moves = hand.filter((e) => e.type === 'ActionTaken');
+    expect(moves).toHaveLength(3);
+    // The server no longer rewrites a move's Correlation-Id: the hand flow does not need it.
+    expect(moves.slice(1).map((e) => e.metadata.correlationId)).toEqual(['made-up', 'another-made-up']);
     // The flow followed every move: whoever is on turn now is the one the flow's clock runs for.
     const view = await suite.client.table(tableId);
-    const turns = (await stream('hand-flow', correlationId)).filter((e) => e.type === 'TurnStarted');
+    const turns = (await stream('hand-flow', handId)).filter((e) => e.type === 'TurnStarted');
     expect((turns.at(-1)!.payload as { playerId: string }).playerId).toBe(view.hand!.actionOn);
     expect(ids).toContain(view.hand!.actionOn);
   });
 
-  it("starts each hand under a correlation id of its own, whatever StartHand's Correlation-Id", async () => {
+  it("plays each hand to the end even when StartHand reuses a Correlation-Id: each hand's flows are keyed by its hand id", async () => {
     const { tableId, ids } = await tableOf([['ivy', 'AI'], ['jo', 'AI']]);
     const reused = 'the-same-id-every-time';
     const hands = new Set<string>();
@@ -100,8 +104,12 @@ describe('poker over HTTP: the server drives the hand', () => {
       hands.add(String(answer.events[0].payload.handId));
       await eventually(() => suite.client.table(tableId), (view) => view.status === 'waiting', `hand ${hand + 1} ends`, ACTION_TIMEOUT_MS - 5_000);
     }
-    const correlations = await Promise.all([...hands].map(async (handId) => (await stream('hand', handId))[0].metadata.correlationId));
-    expect(new Set(correlations).size).toBe(2);
-    expect(correlations).not.toContain(reused);
+    expect(hands.size).toBe(2);
+    for (const handId of hands) {
+      const hand = await stream('hand', handId);
+      expect(hand[0].metadata.correlationId).toBe(reused);
+      expect(hand.map((e) => e.type)).toContain('HandComplete');
+      for (const flow of ['hand-flow', 'bot-turns']) expect((await stream(flow, handId)).length).toBeGreaterThan(0);
+    }
   });
 });

@@ -16,12 +16,13 @@ describe('sign-up: a retry finishes the job, a stranger cannot take the id', () 
 
   /** The next DepositFunds fails as a connection reset would: before it reaches the store, or after it committed. */
   function depositFailsOnce(when: 'before' | 'after'): void {
-    const gateway = suite.server.app.get(CommandGateway) as unknown as { send(command: object, options?: object): Promise<unknown> };
+    // The gateway takes a command (`send(command, options)`) or its class and fields (`send(Class, fields, options)`).
+    const gateway = suite.server.app.get(CommandGateway) as unknown as { send(...args: unknown[]): Promise<unknown> };
     const send = gateway.send.bind(gateway);
-    const spy = jest.spyOn(gateway, 'send').mockImplementation(async (command: object, options?: object) => {
-      if (!(command instanceof DepositFunds)) return send(command, options);
+    const spy = jest.spyOn(gateway, 'send').mockImplementation(async (...args: unknown[]) => {
+      if (args[0] !== DepositFunds && !(args[0] instanceof DepositFunds)) return send(...args);
       spy.mockRestore();
-      if (when === 'after') await send(command, options);
+      if (when === 'after') await send(...args);
       throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
     });
   }

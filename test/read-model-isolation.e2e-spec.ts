@@ -1,7 +1,7 @@
 import { Inject, type INestApplication, type OnModuleInit } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { CHECKPOINT_STORE } from '@nest-es/core/internal';
-import { CommandGateway, EVENT_STORE, EventSourcingModule, OnEvent, Projector, type EventStore, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, EVENT_STORE, EventSourcingModule, OnEvent, Projector, type EventStore, type ProjectionContext } from '@nest-es/core';
 import { type CheckpointStore } from '@nest-es/core/adapter';
 import {
   EVENT_SOURCING_DATA_SOURCE,
@@ -36,9 +36,9 @@ class SlowProjector implements OnModuleInit {
   }
 
   @OnEvent(Added)
-  async onAdded(_event: Added, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onAdded(_event: Added, { envelope, tx }: ProjectionContext<EntityManager>): Promise<void> {
     await portableQuery(
-      manager,
+      tx,
       'INSERT INTO slow_view (event_id, projections) VALUES ($1, 1) ON CONFLICT (event_id) DO UPDATE SET projections = slow_view.projections + 1',
       [envelope.metadata.eventId],
     );

@@ -245,6 +245,23 @@ describe('security: the poker app keeps its secrets and its chips', () => {
     });
   });
 
+  describe('filling the dead-letter table', () => {
+    it('cannot park a command by choosing manual, nor pad one with undeclared fields, nor send prototype keys to the app routes', async () => {
+      const letters = async () => (await http.get('/dead-letters?kind=command').set({ Authorization: `Bearer ${ADMIN_TOKEN}` })).body.deadLetters.length;
+      const before = await letters();
+      const stale = { ...as(ann), 'Expected-Sequence': '0' };
+      const manual = await refused(() => command('player', ann, 'RenamePlayer', { displayName: 'Ann 2' }, { ...stale, 'Merge-Strategy': 'manual' }), 400, 'INVALID_ARGUMENT');
+      expect(manual.body.message).toMatch(/does not let its caller choose the merge strategy 'manual'/);
+      const padded = await refused(() => command('player', ann, 'RenamePlayer', { displayName: 'Ann 2', pad: 'x'.repeat(90_000) }, as(ann)), 400, 'INVALID_ARGUMENT');
+      expect(padded.body.message).toMatch(/RenamePlayer has no field 'pad'/);
+      expect(await letters()).toBe(before);
+      for (const body of ['{"displayName":{"constructor":1}}', `{"displayName":"Deep","x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`]) {
+        await refused(() => http.post('/auth/register').set('Content-Type', 'application/json').send(body), 400, 'INVALID_ARGUMENT');
+        await refused(() => http.post(`/tables/${tableId}/buy-in`).set({ ...as(ann), 'Content-Type': 'application/json' }).send(body), 400, 'INVALID_ARGUMENT');
+      }
+    });
+  });
+
   describe('flooding', () => {
     it('answers past the rate limit of the built server with 429 RESOURCE_EXHAUSTED', async () => {
       const folder = mkdtempSync(join(tmpdir(), 'poker-rate-'));

@@ -1,7 +1,7 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
 import { IsInt, IsString } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Aggregate, AggregateId, Apply, CommandHandler, OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { Aggregate, AggregateId, Apply, CommandHandler, OnEvent, Projector, type ProjectionContext } from '@nest-es/core';
 import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
 
 /** A deposit (negative: a withdrawal) to a player's bankroll. */
@@ -60,11 +60,11 @@ export class BalancesProjector implements OnModuleInit {
   }
 
   @OnEvent(Deposited)
-  async onDeposited(event: Deposited, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onDeposited(event: Deposited, { envelope, tx }: ProjectionContext<EntityManager>): Promise<void> {
     const attempt = { position: envelope.position, playerId: envelope.aggregateId, failed: true };
     this.attempts.push(attempt);
     await portableQuery(
-      manager,
+      tx,
       `INSERT INTO balances (player_id, bankroll, deposits) VALUES ($1, $2, 1)
        ON CONFLICT (player_id) DO UPDATE SET bankroll = excluded.bankroll, deposits = balances.deposits + 1`,
       [envelope.aggregateId, event.bankroll],

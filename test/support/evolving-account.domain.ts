@@ -1,4 +1,4 @@
-import { Aggregate, AggregateId, Apply, CommandHandler, EventType, OnEvent, ProcessManager, Projector, Saga, type ProcessContext, type ProcessReaction, type StoredEvent } from '@nest-es/core';
+import { Aggregate, AggregateId, Apply, CommandHandler, EventType, OnEvent, ProcessManager, Projector, Saga, type ProcessContext, type ProcessReaction, type ProjectionContext } from '@nest-es/core';
 import { IsInt, IsString } from 'class-validator';
 
 // One account, written by the code of two releases: v1 (below, "then") and v3 ("now").
@@ -114,7 +114,7 @@ export const seen = { projector: [] as unknown[], saga: [] as unknown[], process
 @Projector('account-deposits')
 export class DepositsProjector {
   @OnEvent(FundsAdded)
-  onAdded(event: FundsAdded, envelope: StoredEvent) {
+  onAdded(event: FundsAdded, { envelope }: ProjectionContext) {
     seen.projector.push({ ...event, version: envelope.schemaVersion, type: envelope.type });
   }
 }
@@ -145,7 +145,7 @@ export class DepositWatchProcess {
   }
 
   @OnEvent(FundsAdded)
-  onAdded(event: FundsAdded, _state: unknown, _context: ProcessContext): ProcessReaction {
+  onAdded(event: FundsAdded, _ctx: ProcessContext): ProcessReaction {
     seen.process.push({ ...event });
     return { events: [new DepositCounted(event.cents)] };
   }

@@ -66,7 +66,7 @@ export class AlwaysParkMerge implements MergeStrategyHandler {
   }
 }
 
-@Aggregate('notebook', { mergeStrategy: 'lines-commute' })
+@Aggregate('notebook', { mergeStrategy: 'lines-commute', callerMergeStrategies: ['always-park'] })
 export class NotebookAggregate {
   initialState(): NotebookState {
     return { title: '', lines: [] };

@@ -12,7 +12,7 @@ export function replayProcess<S>(process: object, state: S, events: object[]): S
   return state;
 }
 
-/** Where an event sits, as a handler's `envelope` argument (only the fields handlers read). */
+/** Where an event sits, as a handler's `ctx.envelope` (only the fields handlers read). */
 export function envelopeOf(aggregateType: string, aggregateId: string, sequence: number, metadata: Record<string, unknown> = {}): StoredEvent {
   return { aggregateType, aggregateId, sequence, position: sequence, type: '', schemaVersion: 1, payload: {}, occurredAt: new Date(0), metadata: { eventId: `e${sequence}`, commandId: null, correlationId: 'c', causationId: null, ...metadata } };
 }

@@ -15,7 +15,8 @@ import {
   type CommandRejection,
   type ProcessContext,
   type ProcessReaction,
-  type StoredEvent,
+  type ProjectionContext,
+  type SagaContext,
 } from '@nest-es/core';
 import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
 import { IsInt, IsPositive, IsString } from 'class-validator';
@@ -136,8 +137,8 @@ export class StockAggregate {
 @Saga('order-stock', { maxAttempts: 2 })
 export class OrderStockSaga {
   @OnEvent(OrderPlaced)
-  onPlaced(event: OrderPlaced, envelope: StoredEvent) {
-    return [new ReserveStock(event.sku, event.quantity, envelope.aggregateId), fact('stock', event.sku, new StockCounted(10), `count-${event.sku}`)];
+  onPlaced(event: OrderPlaced, ctx: SagaContext) {
+    return [new ReserveStock(event.sku, event.quantity, ctx.envelope.aggregateId), fact('stock', event.sku, new StockCounted(10), `count-${event.sku}`)];
   }
   @OnRejected()
   onRejected(rejection: CommandRejection) {
@@ -162,12 +163,12 @@ export class ShopProjector implements OnModuleInit {
   }
 
   @OnEvent(OrderPlaced, OrderPaid, OrderCancelled)
-  async onOrder(_event: unknown, envelope: StoredEvent, manager: EntityManager) {
+  async onOrder(_event: unknown, { envelope, tx }: ProjectionContext<EntityManager>) {
     if (this.delayMs) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     if (this.poisonOrders.has(envelope.aggregateId)) throw new Error(`cannot project order ${envelope.aggregateId}`);
     const status = { OrderPlaced: 'placed', OrderPaid: 'paid', OrderCancelled: 'cancelled' }[envelope.type];
     await portableQuery(
-      manager,
+      tx,
       `INSERT INTO shop_orders (order_id, status, projections) VALUES ($1, $2, 1)
        ON CONFLICT (order_id) DO UPDATE SET status = excluded.status, projections = shop_orders.projections + 1`,
       [envelope.aggregateId, status],
@@ -175,9 +176,9 @@ export class ShopProjector implements OnModuleInit {
   }
 
   @OnEvent(StockReserved)
-  async onReserved(event: StockReserved, envelope: StoredEvent, manager: EntityManager) {
+  async onReserved(event: StockReserved, { envelope, tx }: ProjectionContext<EntityManager>) {
     await portableQuery(
-      manager,
+      tx,
       `INSERT INTO shop_stock (sku, reserved) VALUES ($1, $2) ON CONFLICT (sku) DO UPDATE SET reserved = shop_stock.reserved + excluded.reserved`,
       [envelope.aggregateId, event.quantity],
     );
@@ -211,10 +212,11 @@ export class OrderFlowProcess {
   }
 
   @OnEvent(OrderPlaced)
-  onPlaced(_event: OrderPlaced, _state: OrderFlowState, _context: ProcessContext, envelope: StoredEvent): ProcessReaction {
+  onPlaced(_event: OrderPlaced, ctx: ProcessContext<OrderFlowState>): ProcessReaction {
+    const orderId = ctx.envelope!.aggregateId;
     return {
-      events: [new OrderTracked(envelope.aggregateId)],
-      schedule: [{ name: 'payment', afterMs: OrderFlowProcess.paymentTimeoutMs, payload: { orderId: envelope.aggregateId } }],
+      events: [new OrderTracked(orderId)],
+      schedule: [{ name: 'payment', afterMs: OrderFlowProcess.paymentTimeoutMs, payload: { orderId } }],
     };
   }
 
@@ -229,8 +231,8 @@ export class OrderFlowProcess {
   }
 
   @OnTimeout('payment')
-  onPaymentTimeout(payload: { orderId: string }, state: OrderFlowState): ProcessReaction {
-    if (state.outcome) return {};
+  onPaymentTimeout(payload: { orderId: string }, ctx: ProcessContext<OrderFlowState>): ProcessReaction {
+    if (ctx.state.outcome) return {};
     return { emit: [new CancelOrder(payload.orderId, 'payment timed out')] };
   }
 

@@ -8,8 +8,9 @@ import {
   OnTimeout,
   ProcessManager,
   Projector,
+  type ProcessContext,
   type ProcessReaction,
-  type StoredEvent,
+  type ProjectionContext,
 } from '@nest-es/core';
 import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
 import { IsString } from 'class-validator';
@@ -91,10 +92,11 @@ export class TicketReminderProcess {
   }
 
   @OnEvent(TicketOpened)
-  onOpened(_event: TicketOpened, _state: object, _context: unknown, envelope: StoredEvent): ProcessReaction {
+  onOpened(_event: TicketOpened, ctx: ProcessContext<object>): ProcessReaction {
+    const ticketId = ctx.envelope!.aggregateId;
     return {
-      events: [new ReminderScheduled(envelope.aggregateId)],
-      schedule: [{ name: 'remind', afterMs: TicketReminderProcess.reminderAfterMs, payload: { ticketId: envelope.aggregateId } }],
+      events: [new ReminderScheduled(ticketId)],
+      schedule: [{ name: 'remind', afterMs: TicketReminderProcess.reminderAfterMs, payload: { ticketId } }],
     };
   }
 
@@ -119,9 +121,9 @@ export class TicketLedgerProjector implements OnModuleInit {
   }
 
   @OnEvent(TicketOpened, TicketCommented, TicketReminded)
-  async onTicketEvent(_event: unknown, envelope: StoredEvent, manager: EntityManager) {
+  async onTicketEvent(_event: unknown, { envelope, tx }: ProjectionContext<EntityManager>) {
     await portableQuery(
-      manager,
+      tx,
       `INSERT INTO ticket_ledger (event_id, projections) VALUES ($1, 1)
        ON CONFLICT (event_id) DO UPDATE SET projections = ticket_ledger.projections + 1`,
       [envelope.metadata.eventId],

@@ -37,7 +37,7 @@ export class TurnAggregate {
     return { turns: 0, lastPlayer: '', note: '' };
   }
 
-  @CommandHandler(TakeTurn, { emits: [TurnTaken] })
+  @CommandHandler(TakeTurn, { emits: [TurnTaken], callerMergeStrategies: [MergeStrategy.COMMUTATIVE, MergeStrategy.MANUAL] })
   async take(command: TakeTurn): Promise<TurnTaken> {
     await passGate(command.gate);
     return new TurnTaken(command.player);

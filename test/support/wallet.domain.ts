@@ -9,7 +9,8 @@ import {
   OnEvent,
   ProcessManager,
   fact,
-  type StoredEvent,
+  type ProcessContext,
+  type SagaContext,
 } from '@nest-es/core';
 import { IsInt, IsPositive, IsString } from 'class-validator';
 
@@ -116,7 +117,7 @@ export class OwnerAggregate {
 @EventSaga('wallet-owner')
 export class WalletOwnerSaga {
   @OnEvent(WalletOpened)
-  onOpened(event: WalletOpened, envelope: StoredEvent) {
+  onOpened(event: WalletOpened, { envelope }: SagaContext) {
     return fact('owner', event.owner, new WalletAssigned(envelope.aggregateId), `wallet-${envelope.aggregateId}`);
   }
 }
@@ -132,8 +133,8 @@ export class WalletWatchProcess {
     return { walletId: '' };
   }
   @OnEvent(WalletOpened)
-  onOpened(_event: WalletOpened, _state: unknown, _context: unknown, envelope: StoredEvent) {
-    return { events: [new WalletWatched(envelope.aggregateId)] };
+  onOpened(_event: WalletOpened, ctx: ProcessContext) {
+    return { events: [new WalletWatched(ctx.envelope!.aggregateId)] };
   }
   @Apply(WalletWatched)
   onWatched(state: { walletId: string }, event: WalletWatched) {

@@ -19,7 +19,6 @@ import { HandAggregate } from './hand/index.js';
 import { BalancesController } from './http/balances.controller.js';
 import { BotsController } from './http/bots.controller.js';
 import { BuyInController } from './http/buy-in.controller.js';
-import { CommandCorrelationInterceptor } from './http/command-correlation.interceptor.js';
 import { RequestSpanInterceptor } from './http/request-span.interceptor.js';
 import { LeaderboardController } from './http/leaderboard.controller.js';
 import { TablesController } from './http/tables.controller.js';
@@ -94,7 +93,6 @@ export class PokerModule {
         BotPlayer,
         HandResultsHandler,
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: CommandCorrelationInterceptor },
       ],
     };
   }

@@ -1,6 +1,6 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
 import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
-import { OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { OnEvent, Projector, type ProjectionContext } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { FundsDeposited, PlayerRegistered } from './player.aggregate.js';
 
@@ -14,12 +14,12 @@ export class BalancesProjector implements OnModuleInit {
 
   // The read model changes in the same transaction as the projector's checkpoint: exactly once.
   @OnEvent(PlayerRegistered)
-  async onRegistered(event: PlayerRegistered, envelope: StoredEvent, manager: EntityManager) {
-    await portableQuery(manager, 'INSERT INTO balances (player_id, bankroll) VALUES ($1, 0)', [envelope.aggregateId]);
+  async onRegistered(event: PlayerRegistered, { envelope, tx }: ProjectionContext<EntityManager>) {
+    await portableQuery(tx, 'INSERT INTO balances (player_id, bankroll) VALUES ($1, 0)', [envelope.aggregateId]);
   }
 
   @OnEvent(FundsDeposited)
-  async onDeposited(event: FundsDeposited, envelope: StoredEvent, manager: EntityManager) {
-    await portableQuery(manager, 'UPDATE balances SET bankroll = $1 WHERE player_id = $2', [event.newBalance, envelope.aggregateId]);
+  async onDeposited(event: FundsDeposited, { envelope, tx }: ProjectionContext<EntityManager>) {
+    await portableQuery(tx, 'UPDATE balances SET bankroll = $1 WHERE player_id = $2', [event.newBalance, envelope.aggregateId]);
   }
 }

@@ -17,7 +17,7 @@ export { CustomMergeStrategy } from './decorators/custom-merge-strategy.decorato
 export { EventType, type EventTypeOptions, type Upcaster } from './decorators/event-type.decorator.js';
 export { OnEvent, OnRejected, OnTimeout, ProcessManager, Projector, Saga } from './decorators/subscriber.decorators.js';
 export type { AggregateOptions, CommandHandlerOptions } from './decorators/decorator-types.js';
-export type { ProcessManagerOptions, SubscriberOptions } from './decorators/subscriber-types.js';
+export type { InstanceKey, OnEventOptions, ProcessManagerOptions, SubscriberOptions } from './decorators/subscriber-types.js';
 
 // What handlers receive and return
 export type { CommandContext } from './model/command-context.js';
@@ -33,10 +33,13 @@ export {
   type CommandRejection,
   type Emission,
   type FactEmission,
-  type ProcessContext,
+  type EmitOptions,
   type ProcessReaction,
   type TimerRequest,
 } from './processing/emissions.js';
+
+export type { EventContext, ProcessContext, ProjectionContext, SagaContext } from './processing/subscriber-context.js';
+export type { CommandFields } from './model/command-fields.js';
 
 // Who may send and read what
 export type { Principal } from './model/principal.js';

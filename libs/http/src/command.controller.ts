@@ -4,8 +4,9 @@ import { plainToInstance } from 'class-transformer';
 import { principalOf } from './principal-of.js';
 import { CommandGateway } from '@nest-es/core';
 import { EventSourcingRegistry } from '@nest-es/core/internal';
-import { NotFoundError, UnsupportedMediaTypeError } from '@nest-es/core';
-import { assertCommandBody } from './command-body.js';
+import { InvalidArgumentError, NotFoundError, UnsupportedMediaTypeError } from '@nest-es/core';
+import { assertObjectBody } from './command-body.js';
+import { undeclaredFields } from './declared-fields.js';
 import { sendOptionsFromHeaders } from './command-headers.js';
 import { EventSourcingGuard } from './configured-guards.js';
 import { type HttpRequest, incomingMessageOf, isJsonContentType } from './http-request.js';
@@ -58,7 +59,9 @@ export class CommandController implements OnApplicationBootstrap {
     if (!isJsonContentType(contentType)) {
       throw new UnsupportedMediaTypeError(`the body of ${commandType} must be application/json, got ${contentType ?? 'no body'}`);
     }
-    assertCommandBody(body, commandType);
+    assertObjectBody(body, commandType);
+    const undeclared = undeclaredFields(handler.commandClass, body, handler.aggregateIdProperty ? [handler.aggregateIdProperty] : []);
+    if (undeclared) throw new InvalidArgumentError(undeclared);
     const options = { ...sendOptionsFromHeaders(incomingMessageOf(request).headersDistinct), aggregateId, principal: principalOf(request), authorize: true };
     const command = plainToInstance(handler.commandClass, body) as object;
     const result = await this.gateway.send(command, options);

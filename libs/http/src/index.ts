@@ -4,3 +4,4 @@ export type { EventSourcingHttpOptions, GuardOption } from './http-options.js';
 export { EventSourcingAdminGuard, EventSourcingGuard } from './configured-guards.js';
 export { FASTIFY_ADAPTER_OPTIONS } from './fastify-adapter-options.js';
 export { addCommandOperations } from './openapi/command-operations.js';
+export { ValidBodyPipe } from './valid-body.pipe.js';

@@ -22,4 +22,3 @@ export { TypeOrmSnapshotStore } from './typeorm-snapshot-store.js';
 export { TypeOrmCheckpointStore } from './typeorm-checkpoint-store.js';
 export { TypeOrmDeadLetterStore } from './typeorm-dead-letter-store.js';
 export { TypeOrmTimerStore } from './typeorm-timer-store.js';
-export { TypeOrmProjectionTransactions } from './typeorm-projection-transactions.js';

@@ -13,7 +13,6 @@ import { EVENT_SOURCING_DATA_SOURCE, READ_MODEL_DATA_SOURCE } from './tokens.js'
 import { TypeOrmCheckpointStore } from './typeorm-checkpoint-store.js';
 import { TypeOrmDeadLetterStore } from './typeorm-dead-letter-store.js';
 import { TypeOrmEventStore } from './typeorm-event-store.js';
-import { TypeOrmProjectionTransactions } from './typeorm-projection-transactions.js';
 import { TypeOrmSnapshotStore } from './typeorm-snapshot-store.js';
 import { TypeOrmTimerStore } from './typeorm-timer-store.js';
 
@@ -54,7 +53,6 @@ class TypeOrmAdapter implements EventSourcingAdapter<EntityManager> {
       checkpoints,
       deadLetters: new TypeOrmDeadLetterStore(this.dataSource),
       timers: new TypeOrmTimerStore(this.dataSource),
-      projections: new TypeOrmProjectionTransactions(this.readModels, checkpoints),
       leases: postgres && new PostgresPartitionLeases(postgres),
       wakeChannel: postgres && new PostgresWakeChannel(postgres, events),
     };

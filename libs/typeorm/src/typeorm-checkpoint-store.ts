@@ -12,12 +12,27 @@ const HELD_COLUMNS = 'subscriber, position, aggregate_type AS "aggregateType", a
 const LOAD_HELD_SQL = `SELECT ${HELD_COLUMNS} FROM es_held_events WHERE subscriber = ? ORDER BY position`;
 const LOAD_ALL_HELD_SQL = `SELECT ${HELD_COLUMNS} FROM es_held_events ORDER BY subscriber, position`;
 
-/** Checkpoints on TypeORM over SQLite or PostgreSQL (table `es_checkpoints`). */
-export class TypeOrmCheckpointStore implements CheckpointStore {
+/**
+ * Checkpoints on TypeORM over SQLite or PostgreSQL (tables `es_checkpoints`, `es_held_events`), and
+ * their commits on the same DataSource: projectors get the transaction's EntityManager. PostgreSQL
+ * gives each transaction its own pooled connection; SQLite has one connection that TypeORM shares, so
+ * transactions there take turns (two open at once would nest).
+ */
+export class TypeOrmCheckpointStore implements CheckpointStore<EntityManager> {
   private readonly sql: SqlClient;
+  private readonly serial: boolean;
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly dataSource: DataSource) {
     this.sql = sqlClientFor(dataSource);
+    this.serial = dialectOf(dataSource) === 'sqlite';
+  }
+
+  run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (!this.serial) return this.dataSource.transaction(work);
+    const result = this.turn.then(() => this.dataSource.transaction(work));
+    this.turn = result.catch(() => undefined);
+    return result;
   }
 
   async load(subscriber: string): Promise<number> {
@@ -40,11 +55,11 @@ export class TypeOrmCheckpointStore implements CheckpointStore {
   }
 
   /**
-   * Inside a projector's transaction, so its read-model writes and its checkpoint commit together:
-   * moves the checkpoint from `from` to `to`. False when it is no longer at `from` (another instance
-   * ran the same projector): the caller rolls back, so nothing is projected twice.
+   * Inside a commit, so a projector's read-model writes and its checkpoint commit together: moves the
+   * checkpoint from `from` to `to`. False when it is no longer at `from` (another instance ran the
+   * same subscriber): the caller rolls back, so nothing is projected twice.
    */
-  async advanceIn(manager: EntityManager, subscriber: string, from: number, to: number): Promise<boolean> {
+  async advanceCheckpoint(manager: EntityManager, subscriber: string, from: number, to: number): Promise<boolean> {
     const postgres = dialectOf(this.dataSource) === 'postgres';
     const now = postgres ? new Date() : Date.now();
     const runner = manager.queryRunner!;
@@ -56,20 +71,20 @@ export class TypeOrmCheckpointStore implements CheckpointStore {
   }
 
   /** Inside a projector reset: back to position 0, together with the read model's clearing. */
-  async resetIn(manager: EntityManager, subscriber: string): Promise<void> {
+  async resetCheckpoint(manager: EntityManager, subscriber: string): Promise<void> {
     const postgres = dialectOf(this.dataSource) === 'postgres';
     await manager.queryRunner!.query(dialectSql(DELETE_SQL, postgres), [subscriber]);
     await manager.queryRunner!.query(dialectSql(DELETE_HELD_SQL, postgres), [subscriber]);
   }
 
-  /** Inside a projector's transaction, with the checkpoint move past the event. */
-  async holdIn(manager: EntityManager, event: HeldEvent): Promise<void> {
+  /** Inside a commit, with the checkpoint move past the event. */
+  async holdEvent(manager: EntityManager, event: HeldEvent): Promise<void> {
     const postgres = dialectOf(this.dataSource) === 'postgres';
     await manager.queryRunner!.query(dialectSql(HOLD_SQL, postgres), [event.subscriber, event.position, event.aggregateType, event.aggregateId]);
   }
 
-  /** Inside a projector's transaction, with the event's projection: false when it was not held (any more). */
-  async releaseIn(manager: EntityManager, subscriber: string, position: number): Promise<boolean> {
+  /** Inside a commit, with the event's handling: false when it was not held (any more). */
+  async releaseEvent(manager: EntityManager, subscriber: string, position: number): Promise<boolean> {
     const postgres = dialectOf(this.dataSource) === 'postgres';
     const result = await manager.queryRunner!.query(dialectSql(RELEASE_SQL, postgres), [subscriber, position], true);
     return result.affected === 1;

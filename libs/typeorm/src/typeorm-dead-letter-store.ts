@@ -59,7 +59,13 @@ export class TypeOrmDeadLetterStore implements DeadLetterStore {
   async list(query: DeadLetterQuery = {}): Promise<DeadLetter[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    for (const [column, value] of [['status', query.status], ['kind', query.kind], ['subscriber', query.subscriber]] as const) {
+    for (const [column, value] of [
+      ['status', query.status],
+      ['kind', query.kind],
+      ['subscriber', query.subscriber],
+      ['aggregate_type', query.aggregateType],
+      ['aggregate_id', query.aggregateId],
+    ] as const) {
       if (value === undefined) continue;
       where.push(`${column} = ?`);
       params.push(value);

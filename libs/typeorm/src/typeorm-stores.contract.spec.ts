@@ -4,10 +4,9 @@ import {
   describeCheckpointStoreContract,
   describeDeadLetterStoreContract,
   describeEventStoreContract,
-  describeProjectionTransactionsContract,
+  describeCheckpointCommitContract,
   describeSnapshotStoreContract,
   describeTimerStoreContract,
-  type ProjectionPorts,
 } from '@nest-es/core/testing';
 import { TypeOrmDeadLetterStore } from './typeorm-dead-letter-store.js';
 import { openTestDataSource, type TestDataSource } from '../../../test/support/test-database.js';
@@ -15,7 +14,6 @@ import { ensureSchema } from './schema/migrate.js';
 import { createDataSource } from './store-options.js';
 import { TypeOrmCheckpointStore } from './typeorm-checkpoint-store.js';
 import { TypeOrmEventStore } from './typeorm-event-store.js';
-import { TypeOrmProjectionTransactions } from './typeorm-projection-transactions.js';
 import { TypeOrmSnapshotStore } from './typeorm-snapshot-store.js';
 import { TypeOrmTimerStore } from './typeorm-timer-store.js';
 
@@ -87,22 +85,17 @@ describeCheckpointStoreContract(
   { twoProcesses: true },
 );
 
-function projectionPorts(dataSource: DataSource): ProjectionPorts {
-  const checkpoints = new TypeOrmCheckpointStore(dataSource);
-  return { transactions: new TypeOrmProjectionTransactions(dataSource, checkpoints), checkpoints };
-}
-
-describeProjectionTransactionsContract(
+describeCheckpointCommitContract(
   `TypeORM, ${kind}`,
   async () => {
     const db = await openTestDataSource();
     await ensureSchema(db.dataSource);
     return {
-      store: projectionPorts(db.dataSource),
+      store: new TypeOrmCheckpointStore(db.dataSource),
       close: () => db.close(),
       second: async () => {
         const other = await secondDataSource(db);
-        return { store: projectionPorts(other), close: () => other.destroy() };
+        return { store: new TypeOrmCheckpointStore(other), close: () => other.destroy() };
       },
     };
   },

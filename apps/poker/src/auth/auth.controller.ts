@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Body, Controller, Get, Headers, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { plainToInstance } from 'class-transformer';
-import { AggregateReader, CommandGateway, InvalidArgumentError, SyncMode, validateCommand } from '@nest-es/core';
-import { jsonObject } from '../http/json-object-body.js';
+import { AggregateReader, CommandGateway, InvalidArgumentError, SyncMode } from '@nest-es/core';
+import { ValidBodyPipe } from '@nest-es/http';
 import { idProblem } from '../http/valid-id.pipe.js';
 import { DepositFunds, RegisterPlayer, type PlayerState } from '../player/index.js';
 import { PlayerAuthGuard } from './player-auth.guard.js';
@@ -39,18 +38,15 @@ export class AuthController {
     description: 'A secret the client picks per sign-up (a UUID): the same request sent again with it completes a sign-up cut short and answers 200; without playerId, it also picks the player id',
   })
   @ApiOkResponse({ type: Session })
-  async register(@Body() body: unknown, @Headers('idempotency-key') idempotencyKey?: string): Promise<Session> {
-    const request = plainToInstance(RegisterRequest, jsonObject(body, 'the sign-up')) as RegisterRequest;
-    await validateCommand(request);
+  async register(@Body(ValidBodyPipe) request: RegisterRequest, @Headers('idempotency-key') idempotencyKey?: string): Promise<Session> {
     const retry = idempotencyKey === undefined ? undefined : keyDigest(idempotencyKey);
     const playerId = request.playerId ?? (retry ? `player-${retry.slice(0, 22)}` : randomUUID());
     const playerType = request.playerType ?? 'HUMAN';
     const principal: PlayerPrincipal = { id: playerId, playerType };
     const commandId = (step: string) => (retry ? `sign-up/${playerId}/${retry}/${step}` : undefined);
-    const register = Object.assign(new RegisterPlayer(), { playerId, displayName: request.displayName, email: request.email ?? `${playerId}@poker.example`, playerType });
-    await this.gateway.send(register, { principal, authorize: false, commandId: commandId('register') });
-    const deposit = Object.assign(new DepositFunds(), { playerId, amount: STARTING_BANKROLL });
-    await this.gateway.send(deposit, { principal, authorize: false, syncMode: SyncMode.SIMPLE, commandId: commandId('deposit') });
+    const email = request.email ?? `${playerId}@poker.example`;
+    await this.gateway.send(RegisterPlayer, { playerId, displayName: request.displayName, email, playerType }, { principal, authorize: false, commandId: commandId('register') });
+    await this.gateway.send(DepositFunds, { playerId, amount: STARTING_BANKROLL }, { principal, authorize: false, syncMode: SyncMode.SIMPLE, commandId: commandId('deposit') });
     return { playerId, ...(await this.tokens.issue(playerId, playerType)) };
   }
 

@@ -1,73 +1,55 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { AggregateReader, CommandGateway, EVENT_STORE, type EventStore, FailedPreconditionError, SyncMode } from '@nest-es/core';
-import { handCorrelationId } from '../flows/hand-correlation.js';
+import { Injectable } from '@nestjs/common';
+import { AggregateReader, CommandGateway, ErrorCode, EventSourcingError, FailedPreconditionError, type SendOptions, SyncMode } from '@nest-es/core';
 import { type HandState, PlayerAction, RequestDraw } from '../hand/index.js';
 import type { PlayerState } from '../player/index.js';
 import type { TableState } from '../table/index.js';
-import { botAction, botDiscards } from './bot-policy.js';
+import { betFields, type BotMoveMade, drawFields, planBotMoves, playersToMove } from './bot-plan.js';
 
-export interface BotMoveMade {
-  playerId: string;
-  command: 'PlayerAction' | 'RequestDraw';
-  action?: string;
-  amount?: number;
-  discardIndices?: number[];
-}
-
-/** The moves the AI players of a hand would make now, and the hand's sequence they were decided on. */
-export interface BotPlan {
-  moves: BotMoveMade[];
-  handSequence: number;
-}
+export type { BotMoveMade, BotPlan } from './bot-plan.js';
 
 /**
- * Decides for the AI players of a hand: the one whose turn it is, or, in the draw, every AI player
- * still to draw. The bot-turns process manager sends these moves at the table's pace; the
- * `bots/act` route sends them at once, as each bot's own principal.
+ * The `bots/act` route's side of the bots: the AI players of a table's running hand move at once,
+ * each as its own principal. A request, not a reaction, so it reads the hand and the players as
+ * they are now; what they play is the same pure plan the bot-turns process manager sends at the
+ * table's pace (`planBotMoves`).
  */
 @Injectable()
 export class BotPlayer {
   constructor(
     private readonly reader: AggregateReader,
     private readonly gateway: CommandGateway,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
-  /** Moves now for the bots of the table's running hand, with the hand's correlation id and CASCADE. */
+  /** Moves now for the bots of the table's running hand, with CASCADE. */
   async act(tableId: string): Promise<BotMoveMade[]> {
     const table = (await this.reader.state('table', tableId)).state as TableState;
     if (!table.currentHandId) throw new FailedPreconditionError(`no hand is in progress at table ${tableId}`);
     const handId = table.currentHandId;
-    const correlationId = await handCorrelationId(this.store, handId);
-    if (!correlationId) return [];
-    const { moves, handSequence } = await this.plan(handId);
+    const current = await this.hand(handId);
+    // The table started the hand, but its cards are not dealt yet: nobody is to move.
+    if (!current) return [];
+    const bots = new Set<string>();
+    for (const playerId of playersToMove(current.hand)) if (await this.isBot(playerId)) bots.add(playerId);
+    const { moves, handSequence } = planBotMoves(current.hand, current.sequence, bots);
     for (const move of moves) {
       // Each bot acts as its own principal, through the same authorizer as a person would; a bet
       // decided on a hand that has moved on since is refused rather than played.
-      const expectedSequence = move.command === 'PlayerAction' ? handSequence : undefined;
-      await this.gateway.send(this.command(handId, move), { correlationId, expectedSequence, syncMode: SyncMode.CASCADE, principal: { id: move.playerId, playerType: 'AI' } });
+      const options: SendOptions = { syncMode: SyncMode.CASCADE, principal: { id: move.playerId, playerType: 'AI' } };
+      if (move.command === 'RequestDraw') await this.gateway.send(RequestDraw, drawFields(handId, move), options);
+      else await this.gateway.send(PlayerAction, betFields(handId, move), { ...options, expectedSequence: handSequence });
     }
     return moves;
   }
 
-  async plan(handId: string): Promise<BotPlan> {
-    const { state, sequence } = await this.reader.state('hand', handId);
-    const hand = state as HandState;
-    const moves: BotMoveMade[] = [];
-    if (hand.status === 'drawing') {
-      for (const player of hand.players.filter((p) => !p.folded && !p.hasDrawn)) {
-        if (await this.isBot(player.playerId)) moves.push({ playerId: player.playerId, command: 'RequestDraw', discardIndices: botDiscards(player.holeCards) });
-      }
-    } else if (hand.status === 'betting' && hand.actionOn && (await this.isBot(hand.actionOn))) {
-      moves.push({ playerId: hand.actionOn, command: 'PlayerAction', ...botAction(hand, hand.actionOn) });
+  /** The hand and its sequence now; null while it has no events. */
+  private async hand(handId: string): Promise<{ hand: HandState; sequence: number } | null> {
+    try {
+      const { state, sequence } = await this.reader.state('hand', handId);
+      return { hand: state as HandState, sequence };
+    } catch (error) {
+      if (error instanceof EventSourcingError && error.code === ErrorCode.NOT_FOUND) return null;
+      throw error;
     }
-    return { moves, handSequence: sequence };
-  }
-
-  command(handId: string, move: BotMoveMade): PlayerAction | RequestDraw {
-    return move.command === 'RequestDraw'
-      ? Object.assign(new RequestDraw(), { handId, playerId: move.playerId, discardIndices: move.discardIndices })
-      : Object.assign(new PlayerAction(), { handId, playerId: move.playerId, action: move.action, amount: move.amount });
   }
 
   private async isBot(playerId: string): Promise<boolean> {

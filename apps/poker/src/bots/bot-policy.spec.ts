@@ -1,18 +1,9 @@
-import { type HandPlayerState, type HandState, initialHandState } from '../hand/index.js';
+import type { Card } from '../cards/index.js';
+import { dealtPlayer, type HandPlayerState, type HandState, initialHandState } from '../hand/index.js';
 import { botAction, botDiscards } from './bot-policy.js';
 
 const me = (holeCards: string[], fields: Partial<HandPlayerState> = {}): HandPlayerState => ({
-  playerId: 'bot',
-  position: 0,
-  stack: 500,
-  holeCards,
-  betThisRound: 0,
-  totalInvested: 0,
-  folded: false,
-  allIn: false,
-  hasActed: false,
-  hasDrawn: false,
-  shown: null,
+  ...dealtPlayer('bot', 0, 500, holeCards as Card[]),
   ...fields,
 });
 

@@ -1,20 +1,10 @@
 import { Logger } from '@nestjs/common';
-import {
-  Apply,
-  type CommandRejection,
-  emit,
-  ErrorCode,
-  OnEvent,
-  OnRejected,
-  OnTimeout,
-  ProcessManager,
-  type ProcessReaction,
-  type StoredEvent,
-} from '@nest-es/core';
+import { Apply, type CommandRejection, ErrorCode, OnEvent, OnRejected, OnTimeout, type ProcessContext, ProcessManager, type ProcessReaction } from '@nest-es/core';
 import type { Variant } from '../cards/index.js';
-import { ActionTaken, BettingRoundComplete, BlindPosted, CommunityCardsDealt, DrawCompleted, HandComplete } from '../hand/index.js';
+import { ActionTaken, BettingRoundComplete, BlindPosted, CommunityCardsDealt, DrawCompleted, HandComplete, type HandState } from '../hand/index.js';
+import type { PlayerState } from '../player/index.js';
 import { DEFAULT_BOT_DELAY_MS, HandStarted } from '../table/index.js';
-import { BotPlayer } from './bot-player.js';
+import { type BotMoveMade, botMoveEmission, planBotMoves, playersToMove } from './bot-plan.js';
 import { BotTurnsEnded, BotTurnsStarted } from './bot-turns.events.js';
 
 export interface BotTurnsState {
@@ -24,68 +14,79 @@ export interface BotTurnsState {
   ended: boolean;
 }
 
+/**
+ * What the bot timer carries: the moves decided when the turn passed, and the hand's sequence they
+ * were decided on. Firing it sends exactly these, whatever the hand looks like by then.
+ */
+export interface BotTimer {
+  handId: string;
+  handSequence: number;
+  moves: BotMoveMade[];
+}
+
+type Ctx = ProcessContext<BotTurnsState>;
+
 const BOT = 'bot';
 
 /** Refusals of a move decided on a hand that has moved on (a person, the route or the action timer was first). */
 const STALE = new Set<string>([ErrorCode.SEQUENCE_MISMATCH, ErrorCode.FAILED_PRECONDITION, ErrorCode.ALREADY_EXISTS]);
 
 /**
- * Plays the bots of a hand from the server, at the table's pace: whenever the turn passes (or the
- * draw opens), a timer of `botDelayMs` starts; when it fires, the bots to move then (the one on
- * turn, or in the draw every bot still to draw) make their moves. So a hand of bots finishes with
- * no page open. Keyed like the hand flow, by the hand's correlation id; the timer lives in the
- * store and survives a restart. A person's turn fires the timer too and finds no bot to move.
+ * Plays the bots of a hand from the server, at the table's pace, so a hand of bots finishes with
+ * no page open. Whenever the turn passes (or the draw opens), the bots decide at once, on the hand
+ * as of that event (`ctx.stateOf`: the same on every redelivery), and a timer of `botDelayMs`
+ * carries their moves; when it fires, it sends what it carries and reads nothing. A bet carries
+ * the hand sequence it was decided on, so a hand that moved on first refuses it. A person's turn
+ * starts no timer. Keyed like the hand flow, by the hand id; the timer lives in the store and
+ * survives a restart.
  */
-@ProcessManager('bot-turns', { startsOn: [HandStarted] })
+@ProcessManager('bot-turns', { startsOn: [HandStarted], key: (_event, envelope) => envelope.aggregateId })
 export class BotTurnsProcess {
   private readonly logger = new Logger('BotTurns');
-
-  constructor(private readonly bots: BotPlayer) {}
 
   initialState(): BotTurnsState {
     return { handId: null, variant: 'TEXAS_HOLDEM', botDelayMs: DEFAULT_BOT_DELAY_MS, ended: false };
   }
 
-  @OnEvent(HandStarted)
-  onHandStarted(event: HandStarted, state: BotTurnsState): ProcessReaction {
+  /** A table event: its instance is the hand it starts. */
+  @OnEvent(HandStarted, { key: 'handId' })
+  onHandStarted(event: HandStarted, { state }: Ctx): ProcessReaction {
     if (state.handId !== null) return {};
     return { events: [new BotTurnsStarted(event.handId, event.variant, event.botDelayMs ?? DEFAULT_BOT_DELAY_MS)] };
   }
 
   @OnEvent(BlindPosted, ActionTaken, CommunityCardsDealt)
-  onTurn(event: BlindPosted | ActionTaken | CommunityCardsDealt, state: BotTurnsState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    if (!following(state, envelope)) return {};
-    return event.actionOn === null ? { cancel: [BOT] } : next(state);
+  async onTurn(event: BlindPosted | ActionTaken | CommunityCardsDealt, ctx: Ctx): Promise<ProcessReaction> {
+    if (!following(ctx.state)) return {};
+    return event.actionOn === null ? { cancel: [BOT] } : next(ctx);
   }
 
   /** Until the last draw, a draw hands the turn to nobody: the bots still to draw keep their timer. */
   @OnEvent(DrawCompleted)
-  onDrawCompleted(event: DrawCompleted, state: BotTurnsState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    if (!following(state, envelope) || event.actionOn === null) return {};
-    return next(state);
+  async onDrawCompleted(event: DrawCompleted, ctx: Ctx): Promise<ProcessReaction> {
+    if (!following(ctx.state) || event.actionOn === null) return {};
+    return next(ctx);
   }
 
-  /** In Five Card Draw a closed round may open the draw (the timer then finds nobody to move at a showdown). */
+  /** In Five Card Draw a closed round may open the draw (at a showdown nobody is to move). */
   @OnEvent(BettingRoundComplete)
-  onRoundComplete(_event: BettingRoundComplete, state: BotTurnsState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    if (!following(state, envelope)) return {};
-    return state.variant === 'FIVE_CARD_DRAW' ? next(state) : { cancel: [BOT] };
+  async onRoundComplete(_event: BettingRoundComplete, ctx: Ctx): Promise<ProcessReaction> {
+    if (!following(ctx.state)) return {};
+    return ctx.state.variant === 'FIVE_CARD_DRAW' ? next(ctx) : { cancel: [BOT] };
   }
 
   @OnEvent(HandComplete)
-  onHandComplete(_event: HandComplete, state: BotTurnsState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    if (!following(state, envelope)) return {};
+  onHandComplete(_event: HandComplete, { state }: Ctx): ProcessReaction {
+    if (!following(state)) return {};
     return { events: [new BotTurnsEnded()], cancel: [BOT] };
   }
 
+  /** Sends the moves the timer carries, as decided when it was scheduled: no reading, no deciding. */
   @OnTimeout(BOT)
-  async onBotTimer(_payload: unknown, state: BotTurnsState): Promise<ProcessReaction> {
-    if (state.handId === null || state.ended) return {};
-    const { moves, handSequence } = await this.bots.plan(state.handId);
-    // A bet is decided on the hand as it is now: if it moves on first, the hand refuses the stale bet.
-    return {
-      emit: moves.map((move) => emit(this.bots.command(state.handId!, move), move.command === 'PlayerAction' ? { expectedSequence: handSequence } : {})),
-    };
+  onBotTimer(timer: BotTimer | null, { state }: Ctx): ProcessReaction {
+    // A timer due as the hand ended, or one from before timers carried their moves, sends nothing.
+    if (state.ended || !timer?.moves) return {};
+    return { emit: timer.moves.map((move) => botMoveEmission(timer.handId, timer.handSequence, move)) };
   }
 
   @OnRejected()
@@ -105,11 +106,24 @@ export class BotTurnsProcess {
   }
 }
 
-function following(state: BotTurnsState, envelope: StoredEvent): boolean {
-  return state.handId === envelope.aggregateId && !state.ended;
+function following(state: BotTurnsState): boolean {
+  return state.handId !== null && !state.ended;
 }
 
-/** The turn passed: the previous bot timer (if any) is void, the next one starts. */
-function next(state: BotTurnsState): ProcessReaction {
-  return { cancel: [BOT], schedule: [{ name: BOT, afterMs: state.botDelayMs }] };
+/**
+ * The turn passed: the previous bot timer (if any) is void. The bots to move decide now, on the hand
+ * as of the event that passed the turn (its sequence is the one their bet expects); if any is to
+ * move, their moves wait `botDelayMs` in the timer.
+ */
+async function next(ctx: Ctx): Promise<ProcessReaction> {
+  const handId = ctx.state.handId!;
+  const hand = await ctx.stateOf<HandState>('hand', handId);
+  const bots = new Set<string>();
+  for (const playerId of playersToMove(hand)) {
+    if ((await ctx.stateOf<PlayerState>('player', playerId)).playerType === 'AI') bots.add(playerId);
+  }
+  const { moves, handSequence } = planBotMoves(hand, ctx.envelope!.sequence, bots);
+  if (moves.length === 0) return { cancel: [BOT] };
+  const timer: BotTimer = { handId, handSequence, moves };
+  return { cancel: [BOT], schedule: [{ name: BOT, afterMs: ctx.state.botDelayMs, payload: timer }] };
 }

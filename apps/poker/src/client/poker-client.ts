@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BotMoveMade } from '../bots/bot-player.js';
+import type { BotMoveMade } from '../bots/bot-plan.js';
 import type { BettingAction } from '../hand/index.js';
 import type { BuyInOutcome } from '../http/buy-in.dto.js';
 import type { Balance, LeaderboardEntry, TableView } from '../read-models/index.js';
@@ -80,18 +80,17 @@ export class PokerClient {
 
   /**
    * Starts a hand as a player seated there (`by`, or the first seated player this client signed up);
-   * CASCADE: the cards are dealt and the blinds posted when it returns. The server gives the hand its
-   * correlation id (the hand flow's key), read back from the table view.
+   * CASCADE: the cards are dealt and the blinds posted when it returns, and the table view shows it.
    */
-  async startHand(tableId: string, seed?: string, by?: string): Promise<{ handId: string; correlationId: string }> {
+  async startHand(tableId: string, seed?: string, by?: string): Promise<{ handId: string }> {
     const answer = await this.command('table', tableId, 'StartHand', seed === undefined ? {} : { seed }, CASCADE, by ?? (await this.seatedPlayer(tableId)));
     const handId = String(answer.events[0].payload.handId);
     const { hand } = await this.table(tableId);
     if (hand?.handId !== handId) throw new Error(`the table view of ${tableId} does not show hand ${handId} after StartHand with CASCADE`);
-    return { handId, correlationId: hand.correlationId };
+    return { handId };
   }
 
-  /** A player's move in the table's current hand (the server files it under the hand's correlation id). */
+  /** A player's move in the table's current hand (the hand flow, keyed by the hand id, follows it). */
   async act(tableId: string, playerId: string, action: BettingAction, amount?: number): Promise<CommandAnswer> {
     const hand = await this.currentHand(tableId);
     return this.command('hand', hand.handId, 'PlayerAction', amount === undefined ? { playerId, action } : { playerId, action, amount }, CASCADE);

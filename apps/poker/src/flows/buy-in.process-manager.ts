@@ -1,15 +1,13 @@
 import { Logger } from '@nestjs/common';
 import {
-  AggregateReader,
   Apply,
   type CommandRejection,
-  ErrorCode,
-  EventSourcingError,
+  emit,
   OnEvent,
   OnRejected,
+  type ProcessContext,
   ProcessManager,
   type ProcessReaction,
-  type StoredEvent,
 } from '@nest-es/core';
 import { FundsReserved, ReleaseFunds } from '../player/index.js';
 import { JoinTable, PlayerJoined, type TableState } from '../table/index.js';
@@ -18,6 +16,8 @@ import { buyInProblem } from './buy-in.validation.js';
 
 /** Metadata key on ReserveFunds (and so on FundsReserved) that makes the reservation a buy-in for that seat. */
 export const BUY_IN_SEAT = 'buyInSeat';
+
+type Ctx = ProcessContext<BuyInState>;
 
 export interface BuyInState {
   playerId: string;
@@ -32,52 +32,54 @@ export interface BuyInState {
  * One buy-in, keyed by the fresh correlation id of its request (`POST /tables/:id/buy-in` sends
  * ReserveFunds with it and the seat as metadata). Funds reserved -> checked against the table ->
  * JoinTable; PlayerJoined completes it; a failed check or a refused JoinTable releases the funds.
+ * The correlation id stays the key: no event names the request itself (a player may buy in at the
+ * same table again after leaving it, and top up through the same flow), and every command of the
+ * flow, and so PlayerJoined, carries it.
  *
- * Reading the table is the one look outside the flow's own history, and a redelivered step
- * recomputes its reaction: so that step only records what it saw (BuyInInitiated, and BuyInFailed
- * when the request does not fit), and the commands follow from those recorded events, which
- * never change.
+ * The table is read as of the reservation (`ctx.stateOf`), so a redelivered step decides the same;
+ * that step records what it saw (BuyInInitiated, and BuyInFailed when the request does not fit), and
+ * the commands follow from those recorded events.
  */
 @ProcessManager('buy-in', { startsOn: [FundsReserved] })
 export class BuyInProcess {
   private readonly logger = new Logger('BuyIn');
-
-  constructor(private readonly reader: AggregateReader) {}
 
   initialState(): BuyInState {
     return { playerId: '', tableId: '', seat: -1, amount: 0, status: 'new', code: null };
   }
 
   @OnEvent(FundsReserved)
-  async onFundsReserved(event: FundsReserved, state: BuyInState, _context: unknown, envelope: StoredEvent): Promise<ProcessReaction> {
-    const seat = envelope.metadata[BUY_IN_SEAT];
+  async onFundsReserved(event: FundsReserved, ctx: Ctx): Promise<ProcessReaction> {
+    const { state, envelope } = ctx;
+    const seat = envelope!.metadata[BUY_IN_SEAT];
     // A reservation made without a buy-in request is none of this flow's business.
     if (state.status !== 'new' || typeof seat !== 'number') return {};
-    const initiated = new BuyInInitiated(envelope.aggregateId, event.tableId, seat, event.amount);
-    const table = await this.table(event.tableId);
-    const problem = table && buyInProblem(table, seat, event.amount);
+    const initiated = new BuyInInitiated(envelope!.aggregateId, event.tableId, seat, event.amount);
+    const table = await ctx.stateOf<TableState>('table', event.tableId);
+    // A table that does not exist refuses JoinTable itself, and says so.
+    const problem = table.created ? buyInProblem(table, seat, event.amount) : null;
     return { events: problem ? [initiated, new BuyInFailed(problem.code, problem.reason)] : [initiated] };
   }
 
   @OnEvent(BuyInInitiated)
-  onInitiated(event: BuyInInitiated, state: BuyInState): ProcessReaction {
+  onInitiated(event: BuyInInitiated, { state }: Ctx): ProcessReaction {
     if (state.status !== 'initiated') return {};
-    return { emit: [Object.assign(new JoinTable(), { tableId: event.tableId, playerId: event.playerId, seat: event.seat, buyIn: event.amount })] };
+    return { emit: [emit(JoinTable, { tableId: event.tableId, playerId: event.playerId, seat: event.seat, buyIn: event.amount })] };
   }
 
   @OnEvent(PlayerJoined)
-  onPlayerJoined(event: PlayerJoined, state: BuyInState): ProcessReaction {
+  onPlayerJoined(event: PlayerJoined, { state }: Ctx): ProcessReaction {
     if (state.status !== 'initiated' || event.playerId !== state.playerId) return {};
     return { events: [new BuyInCompleted(event.seat)] };
   }
 
   @OnEvent(BuyInFailed)
-  onFailed(_event: BuyInFailed, state: BuyInState): ProcessReaction {
-    return { emit: [Object.assign(new ReleaseFunds(), { playerId: state.playerId, tableId: state.tableId })] };
+  onFailed(_event: BuyInFailed, { state }: Ctx): ProcessReaction {
+    return { emit: [emit(ReleaseFunds, { playerId: state.playerId, tableId: state.tableId })] };
   }
 
   @OnRejected()
-  onRejected(rejection: CommandRejection, state: BuyInState): ProcessReaction {
+  onRejected(rejection: CommandRejection, { state }: Ctx): ProcessReaction {
     if (rejection.command instanceof JoinTable && state.status === 'initiated') return { events: [new BuyInFailed('SEATING_REJECTED', rejection.message)] };
     this.logger.warn(`${rejection.commandType} of buy-in for ${state.playerId} at ${state.tableId} was refused: ${rejection.message}`);
     return {};
@@ -98,15 +100,5 @@ export class BuyInProcess {
   onFailedApplied(state: BuyInState, event: BuyInFailed): void {
     state.status = 'failed';
     state.code = event.code;
-  }
-
-  /** The table as the write side has it now; null when it does not exist (JoinTable then says so). */
-  private async table(tableId: string): Promise<TableState | null> {
-    try {
-      return (await this.reader.state('table', tableId)).state as TableState;
-    } catch (error) {
-      if (error instanceof EventSourcingError && error.code === ErrorCode.NOT_FOUND) return null;
-      throw error;
-    }
   }
 }

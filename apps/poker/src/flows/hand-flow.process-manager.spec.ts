@@ -1,11 +1,12 @@
-import { type CommandEmission, type ProcessContext, type ProcessReaction } from '@nest-es/core';
-import { envelopeOf, replayProcess } from '../../../../test/support/process-replay.js';
+import { ProcessManagerFixture } from '@nest-es/core/testing';
+import type { Variant } from '../cards/index.js';
 import {
   ActionTaken,
   AwardPot,
   BettingRoundComplete,
   BlindPosted,
   CardsDealt,
+  CardsMucked,
   CardsRevealed,
   CommunityCardsDealt,
   DealCommunityCards,
@@ -16,14 +17,12 @@ import {
   RequestDraw,
   RevealCards,
 } from '../hand/index.js';
-import type { Variant } from '../cards/index.js';
 import { HandStarted } from '../table/index.js';
-import { BetSeen, BoardSeen, HandFlowStarted, HandShown, ShowdownStarted, TurnStarted } from './hand-flow.events.js';
+import { BetSeen, BoardSeen, HandFlowCompleted, HandFlowStarted, HandShown, ShowdownStarted, TurnStarted } from './hand-flow.events.js';
 import { HandFlowProcess } from './hand-flow.process-manager.js';
 import type { HandFlowState } from './hand-flow.state.js';
 
 const HAND = 't-hand-1';
-const context = { correlationId: 'c', sequence: 0, now: new Date(0) } as ProcessContext;
 // Dealing order after the dealer at seat 0: seat 1 (small blind), seat 2 (big blind), the dealer.
 const PLAYERS = [
   { playerId: 'sb', position: 1, stack: 100 },
@@ -31,99 +30,107 @@ const PLAYERS = [
   { playerId: 'btn', position: 0, stack: 500 },
 ];
 const started = (variant: Variant = 'TEXAS_HOLDEM') => new HandStarted(HAND, 1, variant, 0, 1, 2, 5, 10, PLAYERS, 't', 1000);
+/** Where a hand event sits: the flow's key is the hand id, whatever correlation id the event carries. */
+const ofHand = (sequence = 5, correlationId = 'any-correlation') => ({ aggregateType: 'hand', aggregateId: HAND, sequence, metadata: { correlationId } });
 
-/** The flow after HandStarted, plus a way to feed it hand events the way the framework does. */
-function flow(variant: Variant = 'TEXAS_HOLDEM') {
-  const process = new HandFlowProcess();
-  const state: HandFlowState = process.initialState();
-  const record = (reaction: ProcessReaction) => {
-    replayProcess(process, state, reaction.events ?? []);
-    return reaction;
-  };
-  record(process.onHandStarted(started(variant), state));
-  const on = <E>(handler: (event: E, state: HandFlowState, context: ProcessContext, envelope: ReturnType<typeof envelopeOf>) => ProcessReaction, event: E, sequence = 5, handId = HAND) =>
-    record(handler.call(process, event, state, context, envelopeOf('hand', handId, sequence)));
-  return { process, state, record, on };
+/** The flow of HAND (its instance key) after HandStarted. */
+async function flow(variant: Variant = 'TEXAS_HOLDEM') {
+  const fixture = ProcessManagerFixture.for<HandFlowState>(HandFlowProcess, new HandFlowProcess(), HAND);
+  await fixture.when(started(variant), { aggregateType: 'table', aggregateId: 't', metadata: { correlationId: 'start-hand' } });
+  return fixture;
 }
 
-const commands = (reaction: ProcessReaction) => (reaction.emit ?? []).map((e) => ('command' in e ? (e as CommandEmission).command : e));
-
 describe('the hand flow process manager', () => {
-  it('starts on HandStarted and follows only that hand', () => {
-    const { process, state, on } = flow();
-    expect(state).toMatchObject({ handId: HAND, tableId: 't', actionTimeoutMs: 1000, status: 'playing' });
-    expect(process.onHandStarted(new HandStarted('t-hand-2', 2, 'OMAHA', 0, 1, 2, 5, 10, PLAYERS, 't', 1000), state)).toEqual({});
-    expect(on(process.onActionTaken, new ActionTaken('sb', 'FOLD', 0, 100, 15, 0, 'bb'), 5, 'other-hand')).toEqual({});
-    const fresh = new HandFlowProcess();
-    expect(fresh.onActionTaken(new ActionTaken('sb', 'FOLD', 0, 100, 15, 0, 'bb'), fresh.initialState(), context, envelopeOf('hand', HAND, 5))).toEqual({});
+  it('starts on HandStarted, once, and nothing else starts it', async () => {
+    const fixture = await flow();
+    expect(fixture.currentState).toMatchObject({ handId: HAND, tableId: 't', actionTimeoutMs: 1000, status: 'playing' });
+    expect((await fixture.when(started('OMAHA'))).events).toEqual([]);
+    const fresh = ProcessManagerFixture.for<HandFlowState>(HandFlowProcess, new HandFlowProcess(), HAND);
+    expect((await fresh.when(new ActionTaken('sb', 'FOLD', 0, 100, 15, 0, 'bb'), ofHand())).ran).toBe(false);
   });
 
-  it('posts the small blind, then the big blind, once the cards are dealt', () => {
-    const { process, on } = flow();
+  it('records its start with what the hand needs and nothing else', async () => {
+    const fixture = ProcessManagerFixture.for<HandFlowState>(HandFlowProcess, new HandFlowProcess(), HAND);
+    expect((await fixture.when(started())).events).toEqual([new HandFlowStarted(HAND, 't', 'TEXAS_HOLDEM', 1000, 0, PLAYERS)]);
+  });
+
+  it('posts the small blind, then the big blind, once the cards are dealt', async () => {
+    const fixture = await flow();
     const dealt = new CardsDealt('t', 1, 'TEXAS_HOLDEM', PLAYERS.map((p) => ({ ...p, holeCards: [] })), [], 0, 5, 10, 'seed');
-    expect(commands(on(process.onCardsDealt, dealt, 1))).toEqual([
+    expect((await fixture.when(dealt, ofHand(1))).commands).toEqual([
       Object.assign(new PostBlind(), { handId: HAND, playerId: 'sb', blindType: 'small', amount: 5 }),
       Object.assign(new PostBlind(), { handId: HAND, playerId: 'bb', blindType: 'big', amount: 10 }),
     ]);
   });
 
-  it('starts the clock of the player to act and stops the previous one', () => {
-    const { process, state, on } = flow();
-    expect(on(process.onBlindPosted, new BlindPosted('sb', 'small', 5, 95, 5, null, 0), 2)).toEqual({ events: [new BetSeen('sb', 95, false)], cancel: ['action'] });
-    const big = on(process.onBlindPosted, new BlindPosted('bb', 'big', 10, 490, 15, 'btn', 10), 3);
-    expect(big).toEqual({
-      events: [new BetSeen('bb', 490, false), new TurnStarted('btn', 10, 3)],
-      cancel: ['action'],
-      schedule: [{ name: 'action', afterMs: 1000, payload: { playerId: 'btn', amountToCall: 10, handSequence: 3 } }],
+  it('starts the clock of the player to act and stops the previous one', async () => {
+    const fixture = await flow();
+    expect(await fixture.when(new BlindPosted('sb', 'small', 5, 95, 5, null, 0), ofHand(2))).toMatchObject({
+      events: [new BetSeen('sb', 95, false)],
+      cancelled: ['action'],
+      scheduled: [],
     });
-    expect(state.actionOn).toBe('btn');
-    on(process.onActionTaken, new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'), 4);
-    expect(state.players.find((p) => p.playerId === 'btn')!.folded).toBe(true);
+    const big = await fixture.when(new BlindPosted('bb', 'big', 10, 490, 15, 'btn', 10), ofHand(3));
+    expect(big).toMatchObject({
+      events: [new BetSeen('bb', 490, false), new TurnStarted('btn', 10, 3)],
+      cancelled: ['action'],
+      scheduled: [{ name: 'action', afterMs: 1000, payload: { playerId: 'btn', amountToCall: 10, handSequence: 3 } }],
+    });
+    expect(big.state.actionOn).toBe('btn');
+    const folded = await fixture.when(new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'), ofHand(4));
+    expect(folded.state.players.find((p) => p.playerId === 'btn')!.folded).toBe(true);
+  });
+
+  it('follows every move of its hand, whatever correlation id it was sent with', async () => {
+    const fixture = await flow();
+    for (const correlationId of ['start-hand', 'made-up', 'another-hand']) {
+      expect((await fixture.when(new ActionTaken('btn', 'CALL', 10, 490, 25, 5, 'sb'), ofHand(4, correlationId))).events).toContainEqual(new TurnStarted('sb', 5, 4));
+    }
   });
 
   it.each([
     ['PREFLOP', 3],
     ['FLOP', 1],
     ['TURN', 1],
-  ] as const)("deals the next street after the %s round in Hold'em", (phase, count) => {
-    const { process, on } = flow();
-    expect(commands(on(process.onRoundComplete, new BettingRoundComplete(phase)))).toEqual([Object.assign(new DealCommunityCards(), { handId: HAND, count })]);
+  ] as const)("deals the next street after the %s round in Hold'em", async (phase, count) => {
+    const fixture = await flow();
+    expect((await fixture.when(new BettingRoundComplete(phase), ofHand())).commands).toEqual([Object.assign(new DealCommunityCards(), { handId: HAND, count })]);
   });
 
-  it('goes to the showdown after the river, asking everyone still in to show', () => {
-    const { process, state, on } = flow();
-    on(process.onActionTaken, new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'));
-    const reaction = on(process.onRoundComplete, new BettingRoundComplete('RIVER'));
-    expect(reaction.events).toEqual([new ShowdownStarted(['sb', 'bb'])]);
-    expect(commands(reaction)).toEqual(['sb', 'bb'].map((playerId) => Object.assign(new RevealCards(), { handId: HAND, playerId, muck: false })));
-    expect(state.status).toBe('showdown');
+  it('goes to the showdown after the river, asking everyone still in to show', async () => {
+    const fixture = await flow();
+    await fixture.when(new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'), ofHand());
+    const showdown = await fixture.when(new BettingRoundComplete('RIVER'), ofHand());
+    expect(showdown.events).toEqual([new ShowdownStarted(['sb', 'bb'])]);
+    expect(showdown.commands).toEqual(['sb', 'bb'].map((playerId) => Object.assign(new RevealCards(), { handId: HAND, playerId, muck: false })));
+    expect(showdown.state.status).toBe('showdown');
   });
 
-  it('goes to the showdown at once when one player is left', () => {
-    const { process, on } = flow();
-    on(process.onActionTaken, new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'));
-    on(process.onActionTaken, new ActionTaken('sb', 'FOLD', 0, 95, 15, 0, null));
-    expect(on(process.onRoundComplete, new BettingRoundComplete('PREFLOP')).events).toEqual([new ShowdownStarted(['bb'])]);
+  it('goes to the showdown at once when one player is left', async () => {
+    const fixture = await flow();
+    await fixture.when(new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'), ofHand());
+    await fixture.when(new ActionTaken('sb', 'FOLD', 0, 95, 15, 0, null), ofHand());
+    expect((await fixture.when(new BettingRoundComplete('PREFLOP'), ofHand())).events).toEqual([new ShowdownStarted(['bb'])]);
   });
 
-  it('in Five Card Draw opens the draw with its clock, then bets once more, then shows down', () => {
-    const { process, on } = flow('FIVE_CARD_DRAW');
-    expect(on(process.onRoundComplete, new BettingRoundComplete('PREFLOP'))).toEqual({ cancel: ['action'], schedule: [{ name: 'draw', afterMs: 1000 }] });
-    expect(on(process.onDrawCompleted, new DrawCompleted('sb', [], [], null))).toEqual({});
-    expect(on(process.onDrawCompleted, new DrawCompleted('bb', [], [], 'sb'), 9)).toMatchObject({ cancel: ['draw', 'action'], events: [new TurnStarted('sb', 0, 9)] });
-    expect(on(process.onRoundComplete, new BettingRoundComplete('DRAW')).events).toEqual([new ShowdownStarted(['sb', 'bb', 'btn'])]);
+  it('in Five Card Draw opens the draw with its clock, then bets once more, then shows down', async () => {
+    const fixture = await flow('FIVE_CARD_DRAW');
+    expect(await fixture.when(new BettingRoundComplete('PREFLOP'), ofHand())).toMatchObject({ cancelled: ['action'], scheduled: [{ name: 'draw', afterMs: 1000 }] });
+    expect(await fixture.when(new DrawCompleted('sb', [], [], null), ofHand())).toMatchObject({ events: [], commands: [], scheduled: [], cancelled: [] });
+    expect(await fixture.when(new DrawCompleted('bb', [], [], 'sb'), ofHand(9))).toMatchObject({ cancelled: ['draw', 'action'], events: [new TurnStarted('sb', 0, 9)] });
+    expect((await fixture.when(new BettingRoundComplete('DRAW'), ofHand())).events).toEqual([new ShowdownStarted(['sb', 'bb', 'btn'])]);
   });
 
-  it('awards main and side pots once the last contender has shown', () => {
-    const { process, state, record, on } = flow();
+  it('awards main and side pots once the last contender has shown, looking ahead with stateAfter', async () => {
+    const fixture = await flow();
     // sb went all-in for 100; bb and btn put in 200 each.
-    record({ events: [new BetSeen('sb', 0, false), new BetSeen('bb', 300, false), new BetSeen('btn', 300, false), new BoardSeen(['2c', '7d', '9h', 'Js', 'Kd'])] });
-    on(process.onCommunityCards, new CommunityCardsDealt(['Kd'], 'RIVER', ['2c', '7d', '9h', 'Js', 'Kd'], null));
-    on(process.onRoundComplete, new BettingRoundComplete('RIVER'));
-    expect(on(process.onCardsRevealed, new CardsRevealed('sb', ['Ks', 'Kh'], 'THREE_OF_A_KIND'))).toEqual({ events: [new HandShown('sb', ['Ks', 'Kh'])] });
-    on(process.onCardsRevealed, new CardsRevealed('bb', ['Qs', 'Qh'], 'PAIR'));
-    const last = on(process.onCardsRevealed, new CardsRevealed('btn', ['3d', '4d'], 'HIGH_CARD'));
-    expect(commands(last)).toEqual([
+    fixture.given(new BetSeen('sb', 0, false), new BetSeen('bb', 300, false), new BetSeen('btn', 300, false), new BoardSeen(['2c', '7d', '9h', 'Js', 'Kd']));
+    await fixture.when(new CommunityCardsDealt(['Kd'], 'RIVER', ['2c', '7d', '9h', 'Js', 'Kd'], null), ofHand());
+    await fixture.when(new BettingRoundComplete('RIVER'), ofHand());
+    expect(await fixture.when(new CardsRevealed('sb', ['Ks', 'Kh'], 'THREE_OF_A_KIND'), ofHand())).toMatchObject({ events: [new HandShown('sb', ['Ks', 'Kh'])], commands: [] });
+    await fixture.when(new CardsRevealed('bb', ['Qs', 'Qh'], 'PAIR'), ofHand());
+    const last = await fixture.when(new CardsRevealed('btn', ['3d', '4d'], 'HIGH_CARD'), ofHand());
+    expect(last.commands).toEqual([
       Object.assign(new AwardPot(), {
         handId: HAND,
         awards: [
@@ -132,40 +139,51 @@ describe('the hand flow process manager', () => {
         ],
       }),
     ]);
-    expect(on(process.onPotAwarded, new PotAwarded([]))).toEqual({ events: [expect.any(Object)], cancel: ['action', 'draw'] });
-    expect(state.status).toBe('complete');
-    expect(on(process.onActionTaken, new ActionTaken('sb', 'CHECK', 0, 0, 0, 0, 'bb'))).toEqual({});
+    const awarded = await fixture.when(new PotAwarded([]), ofHand());
+    expect(awarded).toMatchObject({ events: [new HandFlowCompleted([])], cancelled: ['action', 'draw'] });
+    expect(awarded.state.status).toBe('complete');
+    expect(await fixture.when(new ActionTaken('sb', 'CHECK', 0, 0, 0, 0, 'bb'), ofHand())).toMatchObject({ events: [], commands: [], scheduled: [] });
+  });
+
+  it('counts a mucked hand as shown', async () => {
+    const fixture = await flow();
+    await fixture.when(new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'), ofHand());
+    await fixture.when(new BettingRoundComplete('RIVER'), ofHand());
+    await fixture.when(new CardsRevealed('sb', ['Ks', 'Kh'], 'PAIR'), ofHand());
+    const mucked = await fixture.when(new CardsMucked('bb'), ofHand());
+    expect(mucked.events).toEqual([new HandShown('bb', null)]);
+    expect(mucked.commands).toEqual([expect.any(AwardPot)]);
   });
 
   describe('timeouts', () => {
-    it('folds a player facing a bet and checks one with nothing to call, only if the hand has not moved', () => {
-      const { process, state } = flow();
-      const fold = process.onActionTimeout({ playerId: 'btn', amountToCall: 10, handSequence: 3 }, state);
-      expect(fold.emit).toEqual([
+    it('folds a player facing a bet and checks one with nothing to call, only if the hand has not moved', async () => {
+      const fixture = await flow();
+      const fold = await fixture.whenTimer('action', { playerId: 'btn', amountToCall: 10, handSequence: 3 });
+      expect(fold.emissions).toEqual([
         expect.objectContaining({ command: Object.assign(new PlayerAction(), { handId: HAND, playerId: 'btn', action: 'FOLD' }), expectedSequence: 3 }),
       ]);
-      const check = process.onActionTimeout({ playerId: 'bb', amountToCall: 0, handSequence: 7 }, state);
-      expect(check.emit).toEqual([expect.objectContaining({ command: expect.objectContaining({ playerId: 'bb', action: 'CHECK' }), expectedSequence: 7 })]);
+      const check = await fixture.whenTimer('action', { playerId: 'bb', amountToCall: 0, handSequence: 7 });
+      expect(check.emissions).toEqual([expect.objectContaining({ command: expect.objectContaining({ playerId: 'bb', action: 'CHECK' }), expectedSequence: 7 })]);
     });
 
-    it('has everyone still to draw stand pat', () => {
-      const { process, state } = flow('FIVE_CARD_DRAW');
-      expect(commands(process.onDrawTimeout(undefined, state))).toEqual(
+    it('fires the clock a turn started, with what the turn faced', async () => {
+      const fixture = await flow();
+      await fixture.when(new BlindPosted('bb', 'big', 10, 490, 15, 'btn', 10), ofHand(3));
+      const [fired] = await fixture.advance(1000);
+      expect(fired).toMatchObject({ timer: 'action', emissions: [expect.objectContaining({ expectedSequence: 3, command: expect.objectContaining({ playerId: 'btn', action: 'FOLD' }) })] });
+    });
+
+    it('has everyone still to draw stand pat', async () => {
+      const fixture = await flow('FIVE_CARD_DRAW');
+      expect((await fixture.whenTimer('draw')).commands).toEqual(
         ['sb', 'bb', 'btn'].map((playerId) => Object.assign(new RequestDraw(), { handId: HAND, playerId, discardIndices: [] })),
       );
     });
 
-    it('does nothing once the hand is over', () => {
-      const { process, state, record } = flow();
-      record({ events: [new ShowdownStarted(['bb'])] });
-      expect(process.onActionTimeout({ playerId: 'bb', amountToCall: 0, handSequence: 3 }, state)).toEqual({});
-      expect(process.onDrawTimeout(undefined, state)).toEqual({});
-    });
-  });
-
-  it('records its start with what the hand needs and nothing else', () => {
-    expect(flow().process.onHandStarted(started(), new HandFlowProcess().initialState())).toEqual({
-      events: [new HandFlowStarted(HAND, 't', 'TEXAS_HOLDEM', 1000, 0, PLAYERS)],
+    it('does nothing once the hand is over', async () => {
+      const fixture = (await flow()).given(new ShowdownStarted(['bb']));
+      expect(await fixture.whenTimer('action', { playerId: 'bb', amountToCall: 0, handSequence: 3 })).toMatchObject({ events: [], commands: [] });
+      expect(await fixture.whenTimer('draw')).toMatchObject({ events: [], commands: [] });
     });
   });
 });

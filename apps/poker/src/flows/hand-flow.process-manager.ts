@@ -6,9 +6,9 @@ import {
   OnEvent,
   OnRejected,
   OnTimeout,
+  type ProcessContext,
   ProcessManager,
   type ProcessReaction,
-  type StoredEvent,
 } from '@nest-es/core';
 import { blindPositions } from '../cards/index.js';
 import {
@@ -42,18 +42,21 @@ export interface ActionTimeout {
   handSequence: number;
 }
 
+type Ctx = ProcessContext<HandFlowState>;
+
 const ACTION = 'action';
 const DRAW = 'draw';
 
 /**
- * Drives one hand from the deal to the pot, keyed by the hand's correlation id (StartHand's, which
- * the sagas and every player action must carry). It posts the blinds, follows whose turn it is,
+ * Drives one hand from the deal to the pot, keyed by the hand id: the hand's own events by their
+ * aggregate id, the table's HandStarted by its `handId`. So it follows every move of the hand,
+ * whatever correlation id the move was sent with. It posts the blinds, follows whose turn it is,
  * deals the streets, asks everyone still in to show, evaluates and awards the pot. A player who
  * does not act within the table's action timeout is checked (nothing to call) or folded; in Five
  * Card Draw, players who have not drawn by then stand pat. Timers live in the store: they survive
  * a restart and are cancelled as soon as the player acts.
  */
-@ProcessManager('hand-flow', { startsOn: [HandStarted] })
+@ProcessManager('hand-flow', { startsOn: [HandStarted], key: (_event, envelope) => envelope.aggregateId })
 export class HandFlowProcess {
   private readonly logger = new Logger('HandFlow');
 
@@ -61,93 +64,97 @@ export class HandFlowProcess {
     return initialHandFlowState();
   }
 
-  @OnEvent(HandStarted)
-  onHandStarted(event: HandStarted, state: HandFlowState): ProcessReaction {
-    // A second hand started under this correlation id is not ours: its table would stall, so
-    // callers start each hand with a fresh correlation id (the default).
+  /** A table event: its instance is the hand it starts. */
+  @OnEvent(HandStarted, { key: 'handId' })
+  onHandStarted(event: HandStarted, { state }: Ctx): ProcessReaction {
+    // Hand ids are unique per table and hand number: a started flow has nothing to start again.
     if (state.handId !== null) return {};
     const players = event.players.map(({ playerId, position, stack }) => ({ playerId, position, stack }));
     return { events: [new HandFlowStarted(event.handId, event.tableId, event.variant, event.actionTimeoutMs, event.dealerPosition, players)] };
   }
 
   @OnEvent(CardsDealt)
-  onCardsDealt(event: CardsDealt, state: HandFlowState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    if (!following(state, envelope)) return {};
+  onCardsDealt(event: CardsDealt, { state }: Ctx): ProcessReaction {
+    if (!following(state)) return {};
     const blinds = blindPositions(event.players, event.dealerPosition);
     const at = (position: number) => event.players.find((player) => player.position === position)!.playerId;
+    const handId = state.handId!;
     return {
-      emit: [postBlind(envelope.aggregateId, at(blinds.small), 'small', event.smallBlind), postBlind(envelope.aggregateId, at(blinds.big), 'big', event.bigBlind)],
+      emit: [
+        emit(PostBlind, { handId, playerId: at(blinds.small), blindType: 'small', amount: event.smallBlind }),
+        emit(PostBlind, { handId, playerId: at(blinds.big), blindType: 'big', amount: event.bigBlind }),
+      ],
     };
   }
 
   @OnEvent(BlindPosted)
-  onBlindPosted(event: BlindPosted, state: HandFlowState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    if (!following(state, envelope)) return {};
-    return turn(state, envelope, event.actionOn, event.amountToCall, [new BetSeen(event.playerId, event.playerStack, false)]);
+  onBlindPosted(event: BlindPosted, ctx: Ctx): ProcessReaction {
+    if (!following(ctx.state)) return {};
+    return turn(ctx, event.actionOn, event.amountToCall, [new BetSeen(event.playerId, event.playerStack, false)]);
   }
 
   @OnEvent(ActionTaken)
-  onActionTaken(event: ActionTaken, state: HandFlowState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    if (!following(state, envelope)) return {};
-    return turn(state, envelope, event.actionOn, event.amountToCall, [new BetSeen(event.playerId, event.playerStack, event.action === 'FOLD')]);
+  onActionTaken(event: ActionTaken, ctx: Ctx): ProcessReaction {
+    if (!following(ctx.state)) return {};
+    return turn(ctx, event.actionOn, event.amountToCall, [new BetSeen(event.playerId, event.playerStack, event.action === 'FOLD')]);
   }
 
   @OnEvent(CommunityCardsDealt)
-  onCommunityCards(event: CommunityCardsDealt, state: HandFlowState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    if (!following(state, envelope)) return {};
-    return turn(state, envelope, event.actionOn, 0, [new BoardSeen(event.allCommunityCards)]);
+  onCommunityCards(event: CommunityCardsDealt, ctx: Ctx): ProcessReaction {
+    if (!following(ctx.state)) return {};
+    return turn(ctx, event.actionOn, 0, [new BoardSeen(event.allCommunityCards)]);
   }
 
   @OnEvent(DrawCompleted)
-  onDrawCompleted(event: DrawCompleted, state: HandFlowState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    if (!following(state, envelope) || event.actionOn === null) return {};
+  onDrawCompleted(event: DrawCompleted, ctx: Ctx): ProcessReaction {
+    if (!following(ctx.state) || event.actionOn === null) return {};
     // The last draw opens the final betting round.
-    return { ...turn(state, envelope, event.actionOn, 0, []), cancel: [DRAW, ACTION] };
+    return { ...turn(ctx, event.actionOn, 0, []), cancel: [DRAW, ACTION] };
   }
 
   /** The hand closed a round: deal the next street, open the draw, or go to the showdown. */
   @OnEvent(BettingRoundComplete)
-  onRoundComplete(event: BettingRoundComplete, state: HandFlowState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    if (!following(state, envelope)) return {};
-    const handId = envelope.aggregateId;
+  onRoundComplete(event: BettingRoundComplete, { state }: Ctx): ProcessReaction {
+    if (!following(state)) return {};
+    const handId = state.handId!;
     const still = contenders(state).map((player) => player.playerId);
     if (still.length <= 1 || event.phase === lastBettingRound(state.variant)) {
-      return { events: [new ShowdownStarted(still)], cancel: [ACTION], emit: still.map((playerId) => reveal(handId, playerId)) };
+      return { events: [new ShowdownStarted(still)], cancel: [ACTION], emit: still.map((playerId) => emit(RevealCards, { handId, playerId, muck: false })) };
     }
     if (state.variant === 'FIVE_CARD_DRAW') return { cancel: [ACTION], schedule: [{ name: DRAW, afterMs: state.actionTimeoutMs }] };
-    return { cancel: [ACTION], emit: [Object.assign(new DealCommunityCards(), { handId, count: STREETS[event.phase]!.count })] };
+    return { cancel: [ACTION], emit: [emit(DealCommunityCards, { handId, count: STREETS[event.phase]!.count })] };
   }
 
   @OnEvent(CardsRevealed)
-  onCardsRevealed(event: CardsRevealed, state: HandFlowState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    return this.shown(state, envelope, new HandShown(event.playerId, event.cards));
+  onCardsRevealed(event: CardsRevealed, ctx: Ctx): ProcessReaction {
+    return shown(ctx, new HandShown(event.playerId, event.cards));
   }
 
   @OnEvent(CardsMucked)
-  onCardsMucked(event: CardsMucked, state: HandFlowState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    return this.shown(state, envelope, new HandShown(event.playerId, null));
+  onCardsMucked(event: CardsMucked, ctx: Ctx): ProcessReaction {
+    return shown(ctx, new HandShown(event.playerId, null));
   }
 
   @OnEvent(PotAwarded)
-  onPotAwarded(event: PotAwarded, state: HandFlowState, _context: unknown, envelope: StoredEvent): ProcessReaction {
-    if (!following(state, envelope)) return {};
+  onPotAwarded(event: PotAwarded, { state }: Ctx): ProcessReaction {
+    if (!following(state)) return {};
     return { events: [new HandFlowCompleted(event.awards)], cancel: [ACTION, DRAW] };
   }
 
   @OnTimeout(ACTION)
-  onActionTimeout(timeout: ActionTimeout, state: HandFlowState): ProcessReaction {
+  onActionTimeout(timeout: ActionTimeout, { state }: Ctx): ProcessReaction {
     if (state.status !== 'playing') return {};
-    const action = Object.assign(new PlayerAction(), { handId: state.handId, playerId: timeout.playerId, action: timeout.amountToCall > 0 ? 'FOLD' : 'CHECK' });
+    const action = timeout.amountToCall > 0 ? 'FOLD' : 'CHECK';
     // The hand is STRICT: if anything happened since the turn began (the player acted just in
     // time), the expected sequence no longer matches and the hand refuses the stale move.
-    return { emit: [emit(action, { expectedSequence: timeout.handSequence })] };
+    return { emit: [emit(PlayerAction, { handId: state.handId!, playerId: timeout.playerId, action }, { expectedSequence: timeout.handSequence })] };
   }
 
   @OnTimeout(DRAW)
-  onDrawTimeout(_payload: unknown, state: HandFlowState): ProcessReaction {
+  onDrawTimeout(_payload: unknown, { state }: Ctx): ProcessReaction {
     if (state.status !== 'playing') return {};
     // Those who already drew refuse a second draw; the others stand pat.
-    return { emit: contenders(state).map(({ playerId }) => Object.assign(new RequestDraw(), { handId: state.handId, playerId, discardIndices: [] })) };
+    return { emit: contenders(state).map(({ playerId }) => emit(RequestDraw, { handId: state.handId!, playerId, discardIndices: [] })) };
   }
 
   /** Timeout moves that came too late are refused by design; anything else is worth a look. */
@@ -155,15 +162,6 @@ export class HandFlowProcess {
   onRejected(rejection: CommandRejection): ProcessReaction {
     if (rejection.cause) this.logger.warn(`${rejection.commandType} was refused: ${rejection.code} ${rejection.message}`);
     return {};
-  }
-
-  /** Records a shown (or mucked) hand; the last one to show lets the flow award the pot. */
-  private shown(state: HandFlowState, envelope: StoredEvent, event: HandShown): ProcessReaction {
-    if (!following(state, envelope) || state.status !== 'showdown') return {};
-    const after = structuredClone(state);
-    this.onHandShown(after, event);
-    if (contenders(after).some((player) => player.shown === undefined)) return { events: [event] };
-    return { events: [event], emit: [Object.assign(new AwardPot(), { handId: envelope.aggregateId, awards: showdownAwards(after) })] };
   }
 
   @Apply(HandFlowStarted)
@@ -214,26 +212,31 @@ export class HandFlowProcess {
   }
 }
 
-/** Events of the hand this flow started, while it is still running. */
-function following(state: HandFlowState, envelope: StoredEvent): boolean {
-  return state.handId === envelope.aggregateId && state.status !== 'complete';
+/** The flow's hand (its key) from HandStarted on, until it completes. */
+function following(state: HandFlowState): boolean {
+  return state.handId !== null && state.status !== 'complete';
 }
 
-/** Records `seen`, then starts the next player's clock (or stops it when nobody is to act). */
-function turn(state: HandFlowState, envelope: StoredEvent, actionOn: string | null, amountToCall: number, seen: object[]): ProcessReaction {
+/**
+ * Records `seen`, then starts the next player's clock (or stops it when nobody is to act). The
+ * timeout remembers the hand's sequence at the event that passed the turn: it acts only if the
+ * hand is still there.
+ */
+function turn(ctx: Ctx, actionOn: string | null, amountToCall: number, seen: object[]): ProcessReaction {
   if (actionOn === null) return { events: seen, cancel: [ACTION] };
-  const timeout: ActionTimeout = { playerId: actionOn, amountToCall, handSequence: envelope.sequence };
+  const handSequence = ctx.envelope!.sequence;
+  const timeout: ActionTimeout = { playerId: actionOn, amountToCall, handSequence };
   return {
-    events: [...seen, new TurnStarted(actionOn, amountToCall, envelope.sequence)],
+    events: [...seen, new TurnStarted(actionOn, amountToCall, handSequence)],
     cancel: [ACTION],
-    schedule: [{ name: ACTION, afterMs: state.actionTimeoutMs, payload: timeout }],
+    schedule: [{ name: ACTION, afterMs: ctx.state.actionTimeoutMs, payload: timeout }],
   };
 }
 
-function postBlind(handId: string, playerId: string, blindType: 'small' | 'big', amount: number): PostBlind {
-  return Object.assign(new PostBlind(), { handId, playerId, blindType, amount });
-}
-
-function reveal(handId: string, playerId: string): RevealCards {
-  return Object.assign(new RevealCards(), { handId, playerId, muck: false });
+/** Records a shown (or mucked) hand; once the last contender has shown, the flow awards the pot. */
+function shown(ctx: Ctx, event: HandShown): ProcessReaction {
+  if (!following(ctx.state) || ctx.state.status !== 'showdown') return {};
+  const after = ctx.stateAfter(event);
+  if (contenders(after).some((player) => player.shown === undefined)) return { events: [event] };
+  return { events: [event], emit: [emit(AwardPot, { handId: ctx.state.handId!, awards: showdownAwards(after) })] };
 }

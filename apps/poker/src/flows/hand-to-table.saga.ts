@@ -1,4 +1,4 @@
-import { OnEvent, Saga } from '@nest-es/core';
+import { type CommandEmission, emit, OnEvent, Saga } from '@nest-es/core';
 import { HandComplete } from '../hand/index.js';
 import { EndHand } from '../table/index.js';
 
@@ -6,7 +6,7 @@ import { EndHand } from '../table/index.js';
 @Saga('hand-to-table')
 export class HandToTableSaga {
   @OnEvent(HandComplete)
-  onHandComplete(event: HandComplete): EndHand {
-    return Object.assign(new EndHand(), { tableId: event.tableId, handId: event.handId, stackChanges: event.stackChanges });
+  onHandComplete(event: HandComplete): CommandEmission {
+    return emit(EndHand, { tableId: event.tableId, handId: event.handId, stackChanges: event.stackChanges });
   }
 }

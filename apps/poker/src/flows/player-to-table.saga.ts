@@ -1,4 +1,4 @@
-import { fact, type FactEmission, OnEvent, Saga, type StoredEvent } from '@nest-es/core';
+import { fact, type FactEmission, OnEvent, Saga, type SagaContext } from '@nest-es/core';
 import { PlayerReturningToPlay, PlayerSittingOut } from '../player/index.js';
 import { PlayerSatIn, PlayerSatOut } from '../table/index.js';
 
@@ -9,12 +9,12 @@ import { PlayerSatIn, PlayerSatOut } from '../table/index.js';
 @Saga('player-to-table')
 export class PlayerToTableSaga {
   @OnEvent(PlayerSittingOut)
-  onSittingOut(event: PlayerSittingOut, envelope: StoredEvent): FactEmission[] {
+  onSittingOut(event: PlayerSittingOut, { envelope }: SagaContext): FactEmission[] {
     return event.tableIds.map((tableId) => fact('table', tableId, new PlayerSatOut(envelope.aggregateId), envelope.metadata.eventId));
   }
 
   @OnEvent(PlayerReturningToPlay)
-  onReturning(event: PlayerReturningToPlay, envelope: StoredEvent): FactEmission[] {
+  onReturning(event: PlayerReturningToPlay, { envelope }: SagaContext): FactEmission[] {
     return event.tableIds.map((tableId) => fact('table', tableId, new PlayerSatIn(envelope.aggregateId), envelope.metadata.eventId));
   }
 }

@@ -1,13 +1,13 @@
-import { OnEvent, Saga } from '@nest-es/core';
+import { type CommandEmission, emit, OnEvent, Saga } from '@nest-es/core';
 import { DealCards } from '../hand/index.js';
 import { HandStarted } from '../table/index.js';
 
-/** A hand the table starts is dealt at once; the correlation id (the hand flow's key) carries over. */
+/** A hand the table starts is dealt at once (the hand flow, keyed by the hand id, follows it from HandStarted). */
 @Saga('table-to-hand')
 export class TableToHandSaga {
   @OnEvent(HandStarted)
-  onHandStarted(event: HandStarted): DealCards {
-    return Object.assign(new DealCards(), {
+  onHandStarted(event: HandStarted): CommandEmission {
+    return emit(DealCards, {
       handId: event.handId,
       tableId: event.tableId,
       handNumber: event.handNumber,

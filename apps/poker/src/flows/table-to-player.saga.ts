@@ -1,4 +1,4 @@
-import { OnEvent, Saga, type StoredEvent } from '@nest-es/core';
+import { type CommandEmission, emit, OnEvent, Saga, type SagaContext } from '@nest-es/core';
 import { SettleTableSession } from '../player/index.js';
 import { PlayerLeft } from '../table/index.js';
 
@@ -6,7 +6,7 @@ import { PlayerLeft } from '../table/index.js';
 @Saga('table-to-player')
 export class TableToPlayerSaga {
   @OnEvent(PlayerLeft)
-  onPlayerLeft(event: PlayerLeft, envelope: StoredEvent): SettleTableSession {
-    return Object.assign(new SettleTableSession(), { playerId: event.playerId, tableId: envelope.aggregateId, cashOut: event.chipsCashedOut });
+  onPlayerLeft(event: PlayerLeft, { envelope }: SagaContext): CommandEmission {
+    return emit(SettleTableSession, { playerId: event.playerId, tableId: envelope.aggregateId, cashOut: event.chipsCashedOut });
   }
 }

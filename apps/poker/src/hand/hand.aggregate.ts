@@ -15,7 +15,7 @@ import {
   HandComplete,
   PotAwarded,
 } from './hand.events.js';
-import { type HandPlayerState, type HandState, initialHandState } from './hand.state.js';
+import { dealtPlayer, type HandPlayerState, type HandState, initialHandState } from './hand.state.js';
 import { lastBettingRound, STREETS } from './streets.js';
 import { handView } from './hand.view.js';
 
@@ -164,19 +164,7 @@ export class HandAggregate {
       deck: [...event.remainingDeck],
       phase: 'PREFLOP',
       status: 'posting_blinds',
-      players: event.players.map(({ playerId, position, stack, holeCards }) => ({
-        playerId,
-        position,
-        stack,
-        holeCards: [...holeCards],
-        betThisRound: 0,
-        totalInvested: 0,
-        folded: false,
-        allIn: false,
-        hasActed: false,
-        hasDrawn: false,
-        shown: null,
-      })),
+      players: event.players.map(({ playerId, position, stack, holeCards }) => dealtPlayer(playerId, position, stack, holeCards)),
     });
   }
 

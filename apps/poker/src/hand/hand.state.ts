@@ -67,3 +67,8 @@ export function initialHandState(): HandState {
     pot: 0,
   };
 }
+
+/** A player as the deal seats them: nothing bet, nothing shown yet. */
+export function dealtPlayer(playerId: string, position: number, stack: number, holeCards: readonly Card[]): HandPlayerState {
+  return { playerId, position, stack, holeCards: [...holeCards], betThisRound: 0, totalInvested: 0, folded: false, allIn: false, hasActed: false, hasDrawn: false, shown: null };
+}

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { plainToInstance } from 'class-transformer';
-import { CommandGateway, EVENT_STORE, type EventStore, PermissionDeniedError, SyncMode, validateCommand } from '@nest-es/core';
+import { CommandGateway, EVENT_STORE, type EventStore, PermissionDeniedError, SyncMode } from '@nest-es/core';
+import { ValidBodyPipe } from '@nest-es/http';
 import { PlayerAuthGuard } from '../auth/player-auth.guard.js';
 import type { PlayerPrincipal } from '../auth/player-tokens.service.js';
 import { BUY_IN_SEAT, type BuyInCompleted, type BuyInFailed } from '../flows/index.js';
 import { ReserveFunds } from '../player/index.js';
 import { BuyInOutcome, BuyInRequest } from './buy-in.dto.js';
-import { jsonObject } from './json-object-body.js';
 import { ValidIdPipe } from './valid-id.pipe.js';
 
 /**
@@ -34,13 +33,10 @@ export class BuyInController {
   @ApiOkResponse({ type: BuyInOutcome })
   @ApiBearerAuth()
   @UseGuards(PlayerAuthGuard)
-  async buyIn(@Param('tableId', ValidIdPipe) tableId: string, @Body() body: unknown, @Req() { user }: { user: PlayerPrincipal }): Promise<BuyInOutcome> {
-    const request = plainToInstance(BuyInRequest, jsonObject(body, 'the buy-in')) as BuyInRequest;
-    await validateCommand(request);
+  async buyIn(@Param('tableId', ValidIdPipe) tableId: string, @Body(ValidBodyPipe) request: BuyInRequest, @Req() { user }: { user: PlayerPrincipal }): Promise<BuyInOutcome> {
     if (request.playerId !== user.id) throw new PermissionDeniedError(`${user.id} may not buy in ${request.playerId}`);
     const buyInId = randomUUID();
-    const reserve = Object.assign(new ReserveFunds(), { playerId: request.playerId, tableId, amount: request.amount });
-    await this.gateway.send(reserve, { correlationId: buyInId, metadata: { [BUY_IN_SEAT]: request.seat }, syncMode: SyncMode.CASCADE, principal: user, authorize: false });
+    await this.gateway.send(ReserveFunds, { playerId: request.playerId, tableId, amount: request.amount }, { correlationId: buyInId, metadata: { [BUY_IN_SEAT]: request.seat }, syncMode: SyncMode.CASCADE, principal: user, authorize: false });
     return this.outcome({ buyInId, playerId: request.playerId, tableId, seat: request.seat, amount: request.amount, status: 'PENDING' });
   }
 

@@ -45,7 +45,7 @@ export class TableViewDto {
     additionalProperties: true,
     nullable: true,
     description:
-      'The current (or last) hand: handId, correlationId (send it as Correlation-Id with your actions), phase, communityCards, pot, ' +
+      'The current (or last) hand: handId, handNumber, variant, phase, communityCards, pot, ' +
       'actionOn, amountToCall, players [{playerId, position, stack, bet, folded, allIn, drew, shown, ranking, mucked}], lastAction, awards',
   })
   hand!: object | null;

@@ -1,9 +1,12 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
 import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
-import { OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { OnEvent, Projector, type ProjectionContext } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { FundsDeposited, FundsReleased, FundsReserved, FundsWithdrawn, PlayerRegistered, SessionSettled } from '../player/index.js';
 import { createTables } from './sql.js';
+
+/** The projection's transaction is TypeORM's EntityManager: it also moves the checkpoint. */
+type Ctx = ProjectionContext<EntityManager>;
 
 /** Balances: each player's bankroll, what is reserved at tables, and what is available. */
 @Projector('balances')
@@ -19,29 +22,29 @@ export class BalancesProjector implements OnModuleInit {
   }
 
   @OnEvent(PlayerRegistered)
-  async onRegistered(_event: PlayerRegistered, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onRegistered(_event: PlayerRegistered, { envelope, tx: manager }: Ctx): Promise<void> {
     await portableQuery(manager, 'INSERT INTO poker_balances (player_id, bankroll, reserved, available) VALUES ($1, 0, 0, 0) ON CONFLICT (player_id) DO NOTHING', [
       envelope.aggregateId,
     ]);
   }
 
   @OnEvent(FundsDeposited, FundsWithdrawn)
-  onBankroll(event: FundsDeposited | FundsWithdrawn, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  onBankroll(event: FundsDeposited | FundsWithdrawn, { envelope, tx: manager }: Ctx): Promise<void> {
     return change(manager, envelope.aggregateId, event.newBalance, 0);
   }
 
   @OnEvent(FundsReserved)
-  onReserved(event: FundsReserved, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  onReserved(event: FundsReserved, { envelope, tx: manager }: Ctx): Promise<void> {
     return change(manager, envelope.aggregateId, null, event.amount);
   }
 
   @OnEvent(FundsReleased)
-  onReleased(event: FundsReleased, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  onReleased(event: FundsReleased, { envelope, tx: manager }: Ctx): Promise<void> {
     return change(manager, envelope.aggregateId, null, -event.amount);
   }
 
   @OnEvent(SessionSettled)
-  onSettled(event: SessionSettled, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  onSettled(event: SessionSettled, { envelope, tx: manager }: Ctx): Promise<void> {
     return change(manager, envelope.aggregateId, event.newBalance, -event.reserved);
   }
 

@@ -33,8 +33,6 @@ export interface HandViewPlayer {
 export interface HandView {
   handId: string;
   handNumber: number;
-  /** Player actions over HTTP carry it as Correlation-Id, so the hand flow follows them. */
-  correlationId: string;
   variant: Variant;
   phase: Phase;
   dealerPosition: number;
@@ -51,11 +49,10 @@ export interface HandView {
 
 // Each function applies one hand event to the view, mirroring the hand aggregate's public effects.
 
-export function handViewStarted(event: HandStarted, correlationId: string): HandView {
+export function handViewStarted(event: HandStarted): HandView {
   return {
     handId: event.handId,
     handNumber: event.handNumber,
-    correlationId,
     variant: event.variant,
     phase: 'DEALING',
     dealerPosition: event.dealerPosition,

@@ -1,10 +1,13 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
 import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
-import { OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { OnEvent, Projector, type ProjectionContext } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { HandComplete, PotAwarded } from '../hand/index.js';
 import { PlayerRegistered, PlayerRenamed } from '../player/index.js';
 import { createTables } from './sql.js';
+
+/** The projection's transaction is TypeORM's EntityManager: it also moves the checkpoint. */
+type Ctx = ProjectionContext<EntityManager>;
 
 /** Leaderboard: per player, net winnings over all hands, hands played and hands won (a share of a pot counts). */
 @Projector('leaderboard')
@@ -20,7 +23,7 @@ export class LeaderboardProjector implements OnModuleInit {
   }
 
   @OnEvent(PlayerRegistered)
-  async onRegistered(event: PlayerRegistered, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onRegistered(event: PlayerRegistered, { envelope, tx: manager }: Ctx): Promise<void> {
     await portableQuery(
       manager,
       `INSERT INTO poker_leaderboard (player_id, display_name, net_winnings, hands_played, hands_won) VALUES ($1, $2, 0, 0, 0)
@@ -30,12 +33,12 @@ export class LeaderboardProjector implements OnModuleInit {
   }
 
   @OnEvent(PlayerRenamed)
-  async onRenamed(event: PlayerRenamed, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onRenamed(event: PlayerRenamed, { envelope, tx: manager }: Ctx): Promise<void> {
     await portableQuery(manager, 'UPDATE poker_leaderboard SET display_name = $1 WHERE player_id = $2', [event.displayName, envelope.aggregateId]);
   }
 
   @OnEvent(HandComplete)
-  async onHandComplete(event: HandComplete, _envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onHandComplete(event: HandComplete, { tx: manager }: Ctx): Promise<void> {
     for (const [playerId, change] of Object.entries(event.stackChanges)) {
       await portableQuery(manager, 'UPDATE poker_leaderboard SET net_winnings = net_winnings + $1, hands_played = hands_played + 1 WHERE player_id = $2', [
         change,
@@ -45,7 +48,7 @@ export class LeaderboardProjector implements OnModuleInit {
   }
 
   @OnEvent(PotAwarded)
-  async onPotAwarded(event: PotAwarded, _envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onPotAwarded(event: PotAwarded, { tx: manager }: Ctx): Promise<void> {
     for (const { playerId } of event.awards) {
       await portableQuery(manager, 'UPDATE poker_leaderboard SET hands_won = hands_won + 1 WHERE player_id = $1', [playerId]);
     }

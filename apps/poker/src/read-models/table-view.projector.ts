@@ -1,6 +1,6 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
 import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
-import { OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { OnEvent, Projector, type ProjectionContext, type StoredEvent } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   ActionTaken,
@@ -30,6 +30,9 @@ import {
   handViewStarted,
 } from './hand-view.js';
 import { createTables, widenToBigint } from './sql.js';
+
+/** The projection's transaction is TypeORM's EntityManager: it also moves the checkpoint. */
+type Ctx = ProjectionContext<EntityManager>;
 
 /**
  * Table view, for the web page: each table with its seats and stacks, the public state of its
@@ -62,7 +65,7 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   @OnEvent(TableCreated)
-  async onCreated(event: TableCreated, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onCreated(event: TableCreated, { envelope, tx: manager }: Ctx): Promise<void> {
     await portableQuery(
       manager,
       `INSERT INTO poker_tables (table_id, name, variant, small_blind, big_blind, min_buy_in, max_buy_in, max_players, action_timeout_ms,
@@ -82,7 +85,7 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   @OnEvent(PlayerJoined)
-  async onJoined(event: PlayerJoined, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onJoined(event: PlayerJoined, { envelope, tx: manager }: Ctx): Promise<void> {
     await portableQuery(manager, 'INSERT INTO poker_seats (table_id, seat, player_id, stack, sitting_out) VALUES ($1, $2, $3, $4, 0)', [
       envelope.aggregateId,
       event.seat,
@@ -92,12 +95,12 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   @OnEvent(PlayerLeft)
-  async onLeft(event: PlayerLeft, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onLeft(event: PlayerLeft, { envelope, tx: manager }: Ctx): Promise<void> {
     await portableQuery(manager, 'DELETE FROM poker_seats WHERE table_id = $1 AND seat = $2', [envelope.aggregateId, event.seat]);
   }
 
   @OnEvent(PlayerSatOut, PlayerSatIn)
-  async onSitting(event: PlayerSatOut | PlayerSatIn, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onSitting(event: PlayerSatOut | PlayerSatIn, { envelope, tx: manager }: Ctx): Promise<void> {
     await portableQuery(manager, 'UPDATE poker_seats SET sitting_out = $1 WHERE table_id = $2 AND player_id = $3', [
       envelope.type === 'PlayerSatOut' ? 1 : 0,
       envelope.aggregateId,
@@ -106,7 +109,7 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   @OnEvent(HandStarted)
-  async onHandStarted(event: HandStarted, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onHandStarted(event: HandStarted, { envelope, tx: manager }: Ctx): Promise<void> {
     await portableQuery(
       manager,
       `UPDATE poker_tables SET status = 'in_hand', hand_count = $1, dealer_position = $2, current_hand_id = $3, last_hand_id = $3 WHERE table_id = $4`,
@@ -115,12 +118,12 @@ export class TableViewProjector implements OnModuleInit {
     await portableQuery(manager, 'INSERT INTO poker_hands (hand_id, table_id, public_state) VALUES ($1, $2, $3) ON CONFLICT (hand_id) DO NOTHING', [
       event.handId,
       envelope.aggregateId,
-      JSON.stringify(handViewStarted(event, envelope.metadata.correlationId)),
+      JSON.stringify(handViewStarted(event)),
     ]);
   }
 
   @OnEvent(HandEnded)
-  async onHandEnded(event: HandEnded, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onHandEnded(event: HandEnded, { envelope, tx: manager }: Ctx): Promise<void> {
     for (const [playerId, change] of Object.entries(event.stackChanges)) {
       await portableQuery(manager, 'UPDATE poker_seats SET stack = stack + $1 WHERE table_id = $2 AND player_id = $3', [change, envelope.aggregateId, playerId]);
     }
@@ -128,7 +131,7 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   @OnEvent(CardsDealt)
-  async onDealt(event: CardsDealt, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onDealt(event: CardsDealt, { envelope, tx: manager }: Ctx): Promise<void> {
     for (const { playerId, holeCards } of event.players) {
       await portableQuery(manager, 'INSERT INTO poker_hole_cards (hand_id, player_id, cards) VALUES ($1, $2, $3) ON CONFLICT (hand_id, player_id) DO NOTHING', [
         envelope.aggregateId,
@@ -140,22 +143,22 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   @OnEvent(BlindPosted, ActionTaken)
-  onChips(event: BlindPosted | ActionTaken, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  onChips(event: BlindPosted | ActionTaken, { envelope, tx: manager }: Ctx): Promise<void> {
     return this.updateHand(manager, envelope, (view) => handViewChips(view, event));
   }
 
   @OnEvent(BettingRoundComplete)
-  onRoundComplete(event: BettingRoundComplete, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  onRoundComplete(event: BettingRoundComplete, { envelope, tx: manager }: Ctx): Promise<void> {
     return this.updateHand(manager, envelope, (view) => handViewRoundComplete(view, event));
   }
 
   @OnEvent(CommunityCardsDealt)
-  onCommunityCards(event: CommunityCardsDealt, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  onCommunityCards(event: CommunityCardsDealt, { envelope, tx: manager }: Ctx): Promise<void> {
     return this.updateHand(manager, envelope, (view) => handViewCommunityCards(view, event));
   }
 
   @OnEvent(DrawCompleted)
-  async onDrew(event: DrawCompleted, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  async onDrew(event: DrawCompleted, { envelope, tx: manager }: Ctx): Promise<void> {
     const [row] = await portableQuery<{ cards: string }>(manager, 'SELECT cards FROM poker_hole_cards WHERE hand_id = $1 AND player_id = $2', [
       envelope.aggregateId,
       event.playerId,
@@ -168,22 +171,22 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   @OnEvent(CardsRevealed)
-  onRevealed(event: CardsRevealed, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  onRevealed(event: CardsRevealed, { envelope, tx: manager }: Ctx): Promise<void> {
     return this.updateHand(manager, envelope, (view) => handViewRevealed(view, event));
   }
 
   @OnEvent(CardsMucked)
-  onMucked(event: CardsMucked, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  onMucked(event: CardsMucked, { envelope, tx: manager }: Ctx): Promise<void> {
     return this.updateHand(manager, envelope, (view) => handViewMucked(view, event.playerId));
   }
 
   @OnEvent(PotAwarded)
-  onAwarded(event: PotAwarded, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  onAwarded(event: PotAwarded, { envelope, tx: manager }: Ctx): Promise<void> {
     return this.updateHand(manager, envelope, (view) => handViewAwarded(view, event.awards));
   }
 
   @OnEvent(HandComplete)
-  onComplete(event: HandComplete, envelope: StoredEvent, manager: EntityManager): Promise<void> {
+  onComplete(event: HandComplete, { envelope, tx: manager }: Ctx): Promise<void> {
     return this.updateHand(manager, envelope, (view) => handViewComplete(view, event));
   }
 

@@ -3,7 +3,6 @@ import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { DeadLetterStore } from '../store/dead-letter-store.js';
 import type { EventStore } from '../store/event-store.js';
 import type { PartitionLeases } from '../store/partition-leases.js';
-import type { ProjectionTransactions } from '../store/projection-transactions.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { TimerStore } from '../store/timer-store.js';
 import type { WakeChannel } from '../store/wake-channel.js';
@@ -12,10 +11,10 @@ import type { WakeChannel } from '../store/wake-channel.js';
 export interface AdapterPorts<Tx = unknown> {
   events: EventStore;
   snapshots: SnapshotStore;
-  checkpoints: CheckpointStore;
+  /** Checkpoints, held events and the commit that moves them; `Tx` is the commit's transaction. */
+  checkpoints: CheckpointStore<Tx>;
   deadLetters: DeadLetterStore;
   timers: TimerStore;
-  projections: ProjectionTransactions<Tx>;
   /** Who runs which subscriber partition; default: this process runs them all. */
   leases?: PartitionLeases;
   /** Wake-ups from other instances' appends; default none (polling is the backstop). */

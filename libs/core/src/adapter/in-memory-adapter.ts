@@ -2,7 +2,6 @@ import type { AdapterPorts, EventSourcingAdapter } from './event-sourcing-adapte
 import { InMemoryCheckpointStore } from '../store/memory/in-memory-checkpoint-store.js';
 import { InMemoryDeadLetterStore } from '../store/memory/in-memory-dead-letter-store.js';
 import { InMemoryEventStore } from '../store/memory/in-memory-event-store.js';
-import { InMemoryProjectionTransactions } from '../store/memory/in-memory-projection-transactions.js';
 import { InMemorySnapshotStore } from '../store/memory/in-memory-snapshot-store.js';
 import { InMemoryTimerStore } from '../store/memory/in-memory-timer-store.js';
 
@@ -21,7 +20,6 @@ export function inMemory(): EventSourcingAdapter<undefined> {
         checkpoints,
         deadLetters: new InMemoryDeadLetterStore(),
         timers: new InMemoryTimerStore(),
-        projections: new InMemoryProjectionTransactions(checkpoints),
       };
     },
     async close(): Promise<void> {},

@@ -24,7 +24,6 @@ export { CorruptSnapshotError, type Snapshot, type SnapshotStore } from '../stor
 export type { CheckpointStore, HeldEvent } from '../store/checkpoint-store.js';
 export type { DeadLetter, DeadLetterKind, DeadLetterQuery, DeadLetterStatus, DeadLetterStore, NewDeadLetter } from '../store/dead-letter-store.js';
 export type { ProcessTimer, TimerStore } from '../store/timer-store.js';
-export type { ProjectionTransactions } from '../store/projection-transactions.js';
 export type { Membership, PartitionLeases } from '../store/partition-leases.js';
 export type { WakeChannel, WakeKind } from '../store/wake-channel.js';
 export { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from '../store/store-errors.js';

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type Type } from '@nestjs/common';
+import { buildCommand, type CommandFields } from '../model/command-fields.js';
 import type { CommandHandlerDefinition } from '../model/aggregate-definition.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
@@ -13,7 +14,7 @@ import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../conf
 import { SyncWaiter } from './sync-waiter.js';
 import { CommandExecutor } from './command-executor.js';
 import { commandFingerprint } from './command-fingerprint.js';
-import { validateCommand, validateId, validateSendOptions, assertMergeStrategyUsable } from './command-validation.js';
+import { assertCallerMayChoose, assertMergeStrategyUsable, validateCommand, validateId, validateSendOptions } from './command-validation.js';
 import { SyncMode, type CommandResult, type SendOptions } from '../model/send-options.js';
 import { timeOrderedId } from './time-ordered-id.js';
 
@@ -39,8 +40,19 @@ export class CommandGateway {
     return this.registry.handlerForInstance(command) !== undefined;
   }
 
-  /** Sends a command; with a sync mode, also waits for its consequences (SYNC_TIMEOUT when they are late). */
-  send(command: object, options: SendOptions = {}): Promise<CommandResult> {
+  /**
+   * Sends a command; with a sync mode, also waits for its consequences (SYNC_TIMEOUT when they are
+   * late). Give the command, or its class and data: `send(Deposit, { accountId, amount }, options)`.
+   */
+  send(command: object, options?: SendOptions): Promise<CommandResult>;
+  send<C extends object>(type: Type<C>, fields: CommandFields<C>, options?: SendOptions): Promise<CommandResult>;
+  send(first: object, second?: object, third?: SendOptions): Promise<CommandResult> {
+    return typeof first === 'function'
+      ? this.sendCommand(buildCommand(first as Type<object>, second as never), third ?? {})
+      : this.sendCommand(first, (second as SendOptions | undefined) ?? {});
+  }
+
+  private sendCommand(command: object, options: SendOptions): Promise<CommandResult> {
     const handler = this.registry.handlerForInstance(command);
     return this.tracing.span(commandSpanName(command, handler), { attributes: commandAttributes(handler, options) }, async (span) => {
       const started = performance.now();
@@ -80,6 +92,8 @@ export class CommandGateway {
     validateSendOptions(options);
     const mergeStrategy = options.mergeStrategy === undefined ? undefined : normalizeMergeStrategy(options.mergeStrategy);
     assertMergeStrategyUsable(handler.aggregate, mergeStrategy, this.mergeInterceptors.names());
+    const authorize = options.authorize ?? options.principal !== undefined;
+    if (authorize) assertCallerMayChoose(handler, mergeStrategy);
     const aggregateId = resolveAggregateId(handler, command, options);
     await validateCommand(command);
     const commandId = options.commandId ?? timeOrderedId();
@@ -101,7 +115,7 @@ export class CommandGateway {
         mergeStrategy,
         metadata: options.metadata,
         principal: options.principal,
-        authorize: options.authorize ?? options.principal !== undefined,
+        authorize,
       }),
     );
     const result = await this.dispatcher.dispatch(stream.aggregateType, aggregateId, execute);

@@ -2,7 +2,7 @@ import { validate, type ValidationError } from 'class-validator';
 import { InvalidArgumentError } from '../errors/index.js';
 import { MAX_SEQUENCE } from '../model/event-envelope.js';
 import { unstorableStringReason } from '../store/storable-value.js';
-import type { AggregateDefinition } from '../model/aggregate-definition.js';
+import type { AggregateDefinition, CommandHandlerDefinition } from '../model/aggregate-definition.js';
 import { MergeStrategy, type MergeStrategyName } from '../model/merge-strategy.js';
 import type { SendOptions } from '../model/send-options.js';
 import { SyncMode } from '../model/send-options.js';
@@ -84,6 +84,17 @@ function describeNonString(value: unknown): string {
  * target aggregate (declared strategies are checked at boot). Checked on every send, so the answer
  * does not depend on whether this particular call happens to meet a mismatch.
  */
+/**
+ * An outside caller chooses among the strategies the command allows it (its own by default): a
+ * caller that could pick `manual` for any command could fill the dead-letter table.
+ */
+export function assertCallerMayChoose(handler: CommandHandlerDefinition, strategy: MergeStrategyName | undefined): void {
+  if (strategy === undefined || handler.callerMergeStrategies.has(strategy)) return;
+  throw new InvalidArgumentError(
+    `${handler.commandType} does not let its caller choose the merge strategy '${strategy}'; it takes ${[...handler.callerMergeStrategies].join(', ')} (callerMergeStrategies of @CommandHandler or @Aggregate)`,
+  );
+}
+
 export function assertMergeStrategyUsable(aggregate: AggregateDefinition, strategy: MergeStrategyName | undefined, known: readonly string[]): void {
   if (strategy === undefined) return;
   if (!known.includes(strategy)) {

@@ -7,7 +7,8 @@ import type { NormalizedHandlerResult } from '../model/handler-result.js';
 import { assertDeclaredEvents, invokeHandler } from './handler-invoker.js';
 import { eventTypeName } from '../decorators/event-type.decorator.js';
 import type { CommandHandlerDefinition } from '../model/aggregate-definition.js';
-import { AbortedError, SequenceMismatchError } from '../errors/index.js';
+import { AbortedError, AlreadyExistsError, SequenceMismatchError } from '../errors/index.js';
+import { commandFingerprint } from './command-fingerprint.js';
 import type { StreamId } from '../model/event-envelope.js';
 import { DEAD_LETTER_STORE, type DeadLetter, type DeadLetterStore } from '../store/dead-letter-store.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
@@ -118,13 +119,14 @@ export class MergeResolver {
 
   private async park(request: MergeRequest): Promise<never> {
     const { handler, command, stream, expected, actual, sendContext } = request;
-    const entry = (await this.pendingLetterOf(request)) ?? (await this.deadLetters.add({
+    const payload = instanceToPlain(command);
+    const entry = (await this.pendingLetterOf(request, payload)) ?? (await this.deadLetters.add({
       kind: 'command',
       subscriber: null,
       aggregateType: stream.aggregateType,
       aggregateId: stream.aggregateId,
       messageType: handler.commandType,
-      payload: instanceToPlain(command),
+      payload,
       context: { ...sendContext, expectedSequence: expected, actualSequence: actual.sequence } satisfies ParkedCommandContext,
       reason: `sequence mismatch: expected ${expected}, actual ${actual.sequence}`,
       attempts: 1,
@@ -135,16 +137,21 @@ export class MergeResolver {
     );
   }
 
-  /** A repeated send of a parked command (same command id) answers with the first dead letter, as idempotency promises. */
-  private async pendingLetterOf(request: MergeRequest): Promise<DeadLetter | undefined> {
-    const { stream, sendContext } = request;
-    const pending = await this.deadLetters.list({ status: 'pending', kind: 'command' });
-    return pending.find(
-      (letter) =>
-        letter.aggregateType === stream.aggregateType &&
-        letter.aggregateId === stream.aggregateId &&
-        (letter.context as Partial<ParkedCommandContext>).commandId === sendContext.commandId,
-    );
+  /**
+   * A repeated send of a parked command (same command id) answers with the first dead letter, as
+   * idempotency promises; the same id on another command (type or payload) is refused, not parked.
+   */
+  private async pendingLetterOf(request: MergeRequest, payload: object): Promise<DeadLetter | undefined> {
+    const { stream, sendContext, handler } = request;
+    const pending = await this.deadLetters.list({ status: 'pending', kind: 'command', aggregateType: stream.aggregateType, aggregateId: stream.aggregateId });
+    const letter = pending.find((found) => (found.context as Partial<ParkedCommandContext>).commandId === sendContext.commandId);
+    if (letter && commandFingerprint(letter.messageType, letter.payload as object) !== commandFingerprint(handler.commandType, payload)) {
+      throw new AlreadyExistsError(
+        `command id '${sendContext.commandId}' already names another command on ${stream.aggregateType}/${stream.aggregateId}, parked as dead letter ${letter.id}; send this ${handler.commandType} with a new command id`,
+        { commandId: sendContext.commandId, deadLetterId: letter.id },
+      );
+    }
+    return letter;
   }
 
   private mismatch(request: MergeRequest, why: string, details: Record<string, unknown> = {}): SequenceMismatchError {

@@ -62,7 +62,7 @@ export class SyncWaiter {
   private async waitFor(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     // Without sagas or process managers nothing cascades: CASCADE waits as SIMPLE does.
-    if (mode === SyncMode.SIMPLE || !this.hasWorkflows()) {
+    if (mode === SyncMode.SIMPLE || !this.registry.hasWorkflows) {
       await this.until(deadline, result, () => this.pending(result.events, ['projector']));
       return;
     }
@@ -76,10 +76,6 @@ export class SyncWaiter {
       if (cascade.length === known) return;
       known = cascade.length;
     }
-  }
-
-  private hasWorkflows(): boolean {
-    return [...this.registry.subscribers.values()].some((subscriber) => subscriber.kind !== 'projector');
   }
 
   private async pending(events: readonly StoredEvent[], kinds: SubscriberKind[]): Promise<Pending[]> {

@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { CommandGateway } from '../command/command-gateway.js';
 import { describe } from '../command/command-validation.js';
 import type { CommandResult } from '../model/send-options.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
-import { FailedPreconditionError, InvalidArgumentError } from '../errors/index.js';
+import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError } from '../errors/index.js';
 import { MergeStrategy } from '../model/merge-strategy.js';
 import type { ParkedCommandContext } from '../merge/parked-command.js';
 import type { DeadLetter } from '../store/dead-letter-store.js';
@@ -21,7 +21,7 @@ export class CommandDeadLetterRetrier {
     private readonly gateway: CommandGateway,
   ) {}
 
-  retry(letter: DeadLetter, body: Record<string, unknown>): Promise<CommandResult> {
+  async retry(letter: DeadLetter, body: Record<string, unknown>): Promise<CommandResult> {
     const { expectedSequence } = body;
     if (typeof expectedSequence !== 'number' || !Number.isSafeInteger(expectedSequence) || expectedSequence < 0) {
       throw new InvalidArgumentError(
@@ -33,7 +33,19 @@ export class CommandDeadLetterRetrier {
       throw new FailedPreconditionError(`dead letter ${letter.id} holds ${letter.messageType} for aggregate '${letter.aggregateType}', which nothing handles now`);
     }
     const context = letter.context as unknown as ParkedCommandContext;
-    return this.gateway.send(plainToInstance(handler.commandClass, letter.payload) as object, {
+    try {
+      return await this.resend(letter, handler.commandClass, context, expectedSequence);
+    } catch (error) {
+      if (!(error instanceof AlreadyExistsError)) throw error;
+      // A parked command does not hold its command id: another command took it since.
+      throw new FailedPreconditionError(
+        `dead letter ${letter.id}: its command id '${context.commandId}' was used by another command on ${letter.aggregateType}/${letter.aggregateId} since it was parked; discard the letter, and send the command again under a new command id if it is still wanted`,
+      );
+    }
+  }
+
+  private resend(letter: DeadLetter, commandClass: Type, context: ParkedCommandContext, expectedSequence: number): Promise<CommandResult> {
+    return this.gateway.send(plainToInstance(commandClass, letter.payload) as object, {
       aggregateId: letter.aggregateId,
       commandId: context.commandId,
       correlationId: context.correlationId,

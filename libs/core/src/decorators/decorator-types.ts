@@ -6,6 +6,12 @@ import type { SnapshotPolicyOption } from '../model/snapshot-policy-option.js';
 export interface AggregateOptions {
   /** Default COMMUTATIVE. */
   mergeStrategy?: MergeStrategyName;
+  /**
+   * The merge strategies an outside caller (HTTP's `Merge-Strategy`, or code sending with a
+   * `principal`) may choose for this aggregate's commands, besides each command's own and STRICT
+   * (which only refuses more). Default none. A command's `callerMergeStrategies` overrides it.
+   */
+  callerMergeStrategies?: MergeStrategyName[];
   /** Overrides the module-wide snapshot default for this aggregate. */
   snapshot?: SnapshotPolicyOption;
   /** Version of the state's shape; snapshots taken with another version are ignored. Default 1. */
@@ -29,6 +35,8 @@ export interface CommandHandlerOptions {
   modifies?: string[];
   /** Overrides the aggregate's merge strategy for this command. */
   mergeStrategy?: MergeStrategyName;
+  /** The merge strategies an outside caller may choose for this command besides its own (see AggregateOptions). */
+  callerMergeStrategies?: MergeStrategyName[];
   /**
    * Routable over HTTP (`POST /commands/...`). Default false: commands meant for sagas, process
    * managers and the application's own code cannot be sent from outside, and look unknown (404).

@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { StoredEvent } from '../model/event-envelope.js';
 
 export type SubscriberKind = 'projector' | 'saga' | 'process-manager';
 
@@ -9,9 +10,17 @@ export interface SubscriberOptions {
   maxAttempts?: number;
 }
 
+/**
+ * Where a process manager finds the instance an event belongs to: a property of the event
+ * (`'handId'`), or a function of the event and its envelope. It must give a non-empty string.
+ */
+export type InstanceKey = string | ((event: any, envelope: StoredEvent) => string);
+
 export interface ProcessManagerOptions extends SubscriberOptions {
   /** Events that start a process instance; other events reach only instances that exist. */
   startsOn: Type[];
+  /** The instance key of its events; `@OnEvent(Event, { key })` overrides it per event. Default: the correlation id. */
+  key?: InstanceKey;
   /** Version of the state's shape (snapshots of another version are ignored). Default 1. */
   stateVersion?: number;
 }
@@ -22,9 +31,16 @@ export interface SubscriberMetadata {
   options: SubscriberOptions | ProcessManagerOptions;
 }
 
+/** Options of one `@OnEvent` method. */
+export interface OnEventOptions {
+  /** Process managers: the instance key of these events (see `ProcessManagerOptions.key`). */
+  key?: InstanceKey;
+}
+
 export interface EventHandlerMetadata {
   events: Type[];
   methodName: string;
+  key?: InstanceKey;
 }
 
 export interface TimeoutHandlerMetadata {

@@ -106,6 +106,7 @@ export function buildAggregateDefinition(
       emits,
       modifies: handlerOptions?.modifies,
       mergeStrategy,
+      callerMergeStrategies: new Set([mergeStrategy, MergeStrategy.STRICT, ...(handlerOptions?.callerMergeStrategies ?? options.callerMergeStrategies ?? []).map(normalizeMergeStrategy)]),
       exposed: handlerOptions?.http === true,
       aggregateIdProperty: Reflect.getMetadata(AGGREGATE_ID_PROPERTY_METADATA, command),
       handle: (c, s, ctx) => method.call(instance, c, s, ctx) as any,

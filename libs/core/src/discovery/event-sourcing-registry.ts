@@ -29,6 +29,11 @@ export class EventSourcingRegistry {
     }
   }
 
+  /** True when a saga or process manager exists: something may cascade from an event. */
+  get hasWorkflows(): boolean {
+    return [...this.subscribers.values()].some((subscriber) => subscriber.kind !== 'projector');
+  }
+
   subscribersOf(eventType: string): readonly SubscriberDefinition[] {
     return this.subscribersByEvent.get(eventType) ?? [];
   }

@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { ProcessManagerOptions, SubscriberKind, SubscriberOptions } from '../decorators/subscriber-types.js';
+import type { InstanceKey, ProcessManagerOptions, SubscriberKind, SubscriberOptions } from '../decorators/subscriber-types.js';
 import type { AggregateDefinition } from '../model/aggregate-definition.js';
 
 export type SubscriberMethod = (...args: any[]) => unknown;
@@ -20,10 +20,12 @@ export interface SubscriberDefinition {
 }
 
 export interface ProcessDefinition {
-  /** The process manager's own stream: aggregate type = its name, id = correlation id. */
+  /** The process manager's own stream: aggregate type = its name, id = the instance key. */
   aggregate: AggregateDefinition;
   startsOn: Set<string>;
   /** Timer name -> the method run when it fires. */
   timeouts: Map<string, SubscriberMethod>;
+  /** Event type name -> where its instance key comes from (absent: the correlation id). */
+  keys: Map<string, InstanceKey>;
   options: ProcessManagerOptions;
 }

@@ -9,7 +9,7 @@ import {
 } from '../decorators/constants.js';
 import { eventTypeName } from '../decorators/event-type.decorator.js';
 import type { ApplierMetadata } from '../decorators/decorator-types.js';
-import type { EventHandlerMetadata, ProcessManagerOptions, SubscriberMetadata, TimeoutHandlerMetadata } from '../decorators/subscriber-types.js';
+import type { EventHandlerMetadata, InstanceKey, ProcessManagerOptions, SubscriberMetadata, TimeoutHandlerMetadata } from '../decorators/subscriber-types.js';
 import { MergeStrategy } from '../model/merge-strategy.js';
 import { createSnapshotPolicy } from '../snapshot/snapshot-policy.js';
 import type { AggregateDefinition, Applier } from '../model/aggregate-definition.js';
@@ -56,13 +56,21 @@ export class SubscriberExplorer {
       problems.push(`process manager '${name}' (${classRef.name}) has the name of an aggregate type; its stream would mix with the aggregate's`);
     }
     const handlers = new Map<string, SubscriberMethod>();
-    for (const { events, methodName } of (Reflect.getMetadata(EVENT_HANDLERS_METADATA, classRef) ?? []) as EventHandlerMetadata[]) {
+    const keys = new Map<string, InstanceKey>();
+    const defaultKey = kind === 'process-manager' ? (options as ProcessManagerOptions).key : undefined;
+    for (const { events, methodName, key } of (Reflect.getMetadata(EVENT_HANDLERS_METADATA, classRef) ?? []) as EventHandlerMetadata[]) {
+      if (key !== undefined && kind !== 'process-manager') problems.push(`${classRef.name}.${methodName} names an instance key, which only process managers have`);
       for (const event of events) {
         const eventType = eventTypeName(event);
         this.registry.eventTypes.add(event, problems);
         if (handlers.has(eventType)) problems.push(`${classRef.name} handles ${event.name} twice; ${classRef.name}.${methodName} is the second`);
         handlers.set(eventType, instance[methodName].bind(instance));
+        const keyOf = key ?? defaultKey;
+        if (keyOf !== undefined) keys.set(eventType, keyOf);
       }
+    }
+    for (const [eventType, key] of keys) {
+      if (typeof key !== 'function' && (typeof key !== 'string' || key.length === 0)) problems.push(`${classRef.name} gives ${eventType} an instance key that is neither a property name nor a function`);
     }
     if (handlers.size === 0) problems.push(`${classRef.name} ('${name}') has no @OnEvent methods`);
     const rejectedMethod: string | undefined = Reflect.getMetadata(REJECTION_HANDLER_METADATA, classRef);
@@ -76,12 +84,19 @@ export class SubscriberExplorer {
       onRejected: rejectedMethod ? instance[rejectedMethod].bind(instance) : undefined,
       reset: kind === 'projector' && typeof instance.reset === 'function' ? instance.reset.bind(instance) : undefined,
     };
-    if (kind === 'process-manager') definition.process = this.defineProcess(classRef, instance, options as ProcessManagerOptions, name, problems);
+    if (kind === 'process-manager') definition.process = this.defineProcess(classRef, instance, options as ProcessManagerOptions, name, keys, problems);
     if (!clash) this.registry.addSubscriber(definition);
     return definition;
   }
 
-  private defineProcess(classRef: Type, instance: Record<string, any>, options: ProcessManagerOptions, name: string, problems: string[]): ProcessDefinition {
+  private defineProcess(
+    classRef: Type,
+    instance: Record<string, any>,
+    options: ProcessManagerOptions,
+    name: string,
+    keys: Map<string, InstanceKey>,
+    problems: string[],
+  ): ProcessDefinition {
     if (typeof instance.initialState !== 'function') problems.push(`${classRef.name} (@ProcessManager '${name}') has no initialState() method`);
     if (!options.startsOn?.length) problems.push(`${classRef.name} (@ProcessManager '${name}') names no startsOn events`);
     const aggregate: AggregateDefinition = {
@@ -108,7 +123,7 @@ export class SubscriberExplorer {
     for (const { name: timer, methodName } of (Reflect.getMetadata(TIMEOUT_HANDLERS_METADATA, classRef) ?? []) as TimeoutHandlerMetadata[]) {
       timeouts.set(timer, instance[methodName].bind(instance));
     }
-    return { aggregate, startsOn: new Set((options.startsOn ?? []).map((event) => eventTypeName(event))), timeouts, options };
+    return { aggregate, startsOn: new Set((options.startsOn ?? []).map((event) => eventTypeName(event))), timeouts, keys, options };
   }
 
   private checkHandlers(definition: SubscriberDefinition, problems: string[]): void {

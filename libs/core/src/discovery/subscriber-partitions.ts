@@ -23,10 +23,33 @@ export function checkpointName(subscriber: string, partition: Partition): string
 
 /**
  * Events of one aggregate stay in one partition (their order is kept); a process manager's stay
- * together by correlation id, its instance's id.
+ * together by instance key.
  */
 export function partitionOf(subscriber: SubscriberDefinition, event: StoredEvent, count: number): number {
-  return partitionOfKey(subscriber.kind === 'process-manager' ? event.metadata.correlationId : event.aggregateId, count);
+  return partitionOfKey(subscriber.kind === 'process-manager' ? routingKey(subscriber, event) : event.aggregateId, count);
+}
+
+/**
+ * The process-manager instance an event belongs to; undefined when the key the process manager
+ * names is missing or not a non-empty string (the event then fails, and is dead-lettered).
+ */
+export function instanceKeyOf(subscriber: SubscriberDefinition, event: StoredEvent): string | undefined {
+  const source = subscriber.process?.keys.get(event.type);
+  if (source === undefined) return event.metadata.correlationId;
+  try {
+    const key = typeof source === 'function' ? source(event.payload, event) : (event.payload as Record<string, unknown> | null)?.[source];
+    return typeof key === 'string' && key.length > 0 ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where an event is routed: its instance; an event without a key goes alone (keyed by its own id),
+ * so that its failure holds back no instance.
+ */
+export function routingKey(subscriber: SubscriberDefinition, event: StoredEvent): string {
+  return instanceKeyOf(subscriber, event) ?? `\u0000${event.metadata.eventId}`;
 }
 
 export function partitionOfKey(key: string, count: number): number {

@@ -3,7 +3,7 @@ import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { EventProcessor } from '../processing/event-processor.js';
-import { PROJECTION_TRANSACTIONS, type ProjectionTransactions } from '../store/projection-transactions.js';
+import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
 
 export interface ProjectionRebuildProgress {
   position: number;
@@ -29,7 +29,7 @@ export class ProjectionRebuilder {
   constructor(
     private readonly registry: EventSourcingRegistry,
     private readonly processor: EventProcessor,
-    @Inject(PROJECTION_TRANSACTIONS) private readonly transactions: ProjectionTransactions,
+    @Inject(CHECKPOINT_STORE) private readonly transactions: CheckpointStore,
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 

@@ -35,6 +35,8 @@ export interface CommandHandlerDefinition {
   emits: Set<string>;
   modifies?: string[];
   mergeStrategy: MergeStrategyName;
+  /** What an outside caller may choose with `Merge-Strategy`: the command's own strategy, STRICT (it only refuses more), and those its options allow. */
+  callerMergeStrategies: ReadonlySet<MergeStrategyName>;
   /** Routable over HTTP (`@CommandHandler(..., { http: true })`). */
   exposed: boolean;
   /** The property of the command naming the aggregate, if the command class marks one. */

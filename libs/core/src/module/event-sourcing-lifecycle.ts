@@ -54,7 +54,7 @@ export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootst
   onModuleInit(): void {
     this.explorer.explore();
     this.subscribers.explore();
-    const workflows = [...this.registry.subscribers.values()].some((subscriber) => subscriber.kind !== 'projector');
+    const workflows = this.registry.hasWorkflows;
     assertCapabilitiesFor(this.store, this.adapter.name, { workflows });
   }
 

@@ -36,7 +36,6 @@ import { WAKE_CHANNEL } from '../store/wake-channel.js';
 import { InProcessPartitionLeases, PARTITION_LEASES } from '../store/partition-leases.js';
 import { CrossInstanceWakeups } from '../runtime/cross-instance-wakeups.js';
 import { EVENT_STORE, EVENT_STORE_ADAPTER, type EventStore } from '../store/event-store.js';
-import { PROJECTION_TRANSACTIONS } from '../store/projection-transactions.js';
 import { UpcastingEventStore } from '../store/upcasting-event-store.js';
 import { SNAPSHOT_STORE } from '../store/snapshot-store.js';
 import { InvalidArgumentError } from '../errors/index.js';
@@ -82,7 +81,6 @@ function adapterProviders(adapter: EventSourcingAdapter<any>): Provider[] {
     port(CHECKPOINT_STORE, (ports) => ports.checkpoints),
     port(DEAD_LETTER_STORE, (ports) => ports.deadLetters),
     port(TIMER_STORE, (ports) => ports.timers),
-    port(PROJECTION_TRANSACTIONS, (ports) => ports.projections),
     port(PARTITION_LEASES, (ports) => ports.leases ?? new InProcessPartitionLeases()),
     port(WAKE_CHANNEL, (ports) => ports.wakeChannel ?? null),
     ...(adapter.provides ?? []).map((token) => port(token, () => adapter.provided!(token))),
@@ -137,7 +135,6 @@ const runtimeProviders: Provider[] = [
 const exported = [
   EVENT_SOURCING_OPTIONS,
   EVENT_SOURCING_ADAPTER,
-  PROJECTION_TRANSACTIONS,
   EVENT_STORE,
   SNAPSHOT_STORE,
   DEAD_LETTER_STORE,

@@ -18,6 +18,6 @@ export interface BatchHandler {
   redeliver(event: StoredEvent): Promise<void>;
   /** Reloads what the handler keeps of its stored checkpoint besides the position: at start, and after another instance moved it. */
   restore?(): Promise<void>;
-  /** Retries the held events that are due (projectors: see ProjectorHandler). */
+  /** Retries the held events that are due (see SubscriptionPipeline). */
   retryHeld?(): Promise<HeldRetry>;
 }

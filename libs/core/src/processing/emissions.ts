@@ -1,4 +1,6 @@
+import type { Type } from '@nestjs/common';
 import type { ErrorCode } from '../errors/error-code.js';
+import { buildCommand, type CommandFields } from '../model/command-fields.js';
 import type { MergeStrategyName } from '../model/merge-strategy.js';
 import type { StoredEvent } from '../model/event-envelope.js';
 
@@ -31,8 +33,14 @@ export type Emission = CommandEmission | FactEmission;
 /** What sagas return, and what process managers put in `emit`: bare commands, or the wrappers above. */
 export type Emitted = object | Emission;
 
-export function emit(command: object, options: Omit<CommandEmission, typeof EMISSION | 'command'> = {}): CommandEmission {
-  return { [EMISSION]: 'command', command, ...options };
+export type EmitOptions = Omit<CommandEmission, typeof EMISSION | 'command'>;
+
+/** A command to send, with options: `emit(new Deposit(...), opts)` or `emit(Deposit, { accountId, amount }, opts)`. */
+export function emit(command: object, options?: EmitOptions): CommandEmission;
+export function emit<C extends object>(type: Type<C>, fields: CommandFields<C>, options?: EmitOptions): CommandEmission;
+export function emit(first: object, second?: object, third?: EmitOptions): CommandEmission {
+  if (typeof first === 'function') return { [EMISSION]: 'command', command: buildCommand(first as Type<object>, second as never), ...(third ?? {}) };
+  return { [EMISSION]: 'command', command: first, ...((second as EmitOptions | undefined) ?? {}) };
 }
 
 export function fact(aggregateType: string, aggregateId: string, event: object, externalId: string): FactEmission {
@@ -79,14 +87,4 @@ export interface CommandRejection {
   details: Record<string, unknown>;
   /** The event whose handling emitted the command (absent for a timer's command). */
   cause?: StoredEvent;
-}
-
-/** What a process manager's handler knows besides the event and its state. */
-export interface ProcessContext {
-  /** The process instance id: the correlation id of the workflow. */
-  correlationId: string;
-  /** The process manager's own sequence. */
-  sequence: number;
-  /** When the trigger happened (the event's time, or the timer's due time): handlers stay deterministic on redelivery. */
-  now: Date;
 }

@@ -10,17 +10,19 @@ import { EventNotifier } from '../runtime/event-notifier.js';
 import { Tracing } from '../runtime/tracing.js';
 import { CompositeEventDispatcher, DEFAULT_PARALLELISM, DefaultAggregateSchedulerSupplier } from '../scheduling/index.js';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
-import { PROJECTION_TRANSACTIONS, type ProjectionTransactions } from '../store/projection-transactions.js';
 import { DEAD_LETTER_STORE, type DeadLetterStore } from '../store/dead-letter-store.js';
 import { EVENT_STORE, type CapableEventStore } from '../store/event-store.js';
 import { TIMER_STORE, type TimerStore } from '../store/timer-store.js';
 import { PARTITION_LEASES, type PartitionLeases } from '../store/partition-leases.js';
 import type { BatchHandler } from './batch-handler.js';
-import { DeliveryGuard } from './delivery-guard.js';
 import { EmissionSender } from './emission-sender.js';
-import { ProcessManagerHandler } from './process-manager-handler.js';
-import { ProjectorHandler } from './projector-handler.js';
-import { SagaHandler } from './saga-handler.js';
+import { EventDeadLetters } from './event-dead-letters.js';
+import { ProcessManagerReactor } from './process-manager-reactor.js';
+import { ProjectorReactor } from './projector-reactor.js';
+import type { Reactor } from './reactor.js';
+import { DEFAULT_RETRY_POLICY } from './retry-policy.js';
+import { SagaReactor } from './saga-reactor.js';
+import { SubscriptionPipeline } from './subscription-pipeline.js';
 import { SubscriberKindDispatcher } from './subscriber-kind-dispatcher.js';
 import { DEFAULT_SUBSCRIPTION_SETTINGS, SubscriptionRunner } from './subscription-runner.js';
 import { TimerPoller } from './timer-poller.js';
@@ -53,7 +55,6 @@ export class EventProcessor {
     @Inject(DEAD_LETTER_STORE) private readonly deadLetters: DeadLetterStore,
     @Inject(TIMER_STORE) private readonly timers: TimerStore,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
-    @Inject(PROJECTION_TRANSACTIONS) private readonly transactions: ProjectionTransactions,
     private readonly appender: EventAppender,
     @Inject(PARTITION_LEASES) private readonly leases: PartitionLeases,
     private readonly tracing: Tracing,
@@ -74,15 +75,16 @@ export class EventProcessor {
     const coordinated = new Map<string, SubscriptionRunner>();
     const children = KINDS.map((kind) => (borrowed: ConstructorParameters<typeof SubscriberKindDispatcher>[1]) => {
       const dispatcher = new SubscriberKindDispatcher(kind, borrowed, parallelism);
-      const processHandlers = new Map<string, ProcessManagerHandler>();
+      const processReactors = new Map<string, ProcessManagerReactor>();
       const chosen = processing.subscribers;
       for (const subscriber of [...this.registry.subscribers.values()].filter((s) => s.kind === kind && (!chosen || chosen.includes(s.name)))) {
         for (let index = 0; index < count; index++) {
           const partition: Partition = { index, count };
-          const handler = this.handlerFor(subscriber, dispatcher, checkpointName(subscriber.name, partition));
-          // Any partition's handler redelivers a dead letter: redelivery moves no checkpoint.
+          const reactor = this.reactorFor(subscriber, dispatcher);
+          const handler = this.pipelineFor(subscriber, reactor, dispatcher, checkpointName(subscriber.name, partition));
+          // Any partition's pipeline redelivers a dead letter: redelivery moves no checkpoint.
           if (index === 0) {
-            if (handler instanceof ProcessManagerHandler) processHandlers.set(subscriber.name, handler);
+            if (reactor instanceof ProcessManagerReactor) processReactors.set(subscriber.name, reactor);
             this.handlers.set(subscriber.name, handler);
           }
           const runner = new SubscriptionRunner(subscriber, handler, this.store, this.checkpoints, this.notifier, settings, partition);
@@ -91,10 +93,10 @@ export class EventProcessor {
           else dispatcher.add(runner);
         }
       }
-      if (processHandlers.size > 0) {
+      if (processReactors.size > 0) {
         const runsHere = (timer: { owner: string; correlationId: string }) =>
           !this.coordinator || this.coordinator.runs(checkpointName(timer.owner, { index: partitionOfKey(timer.correlationId, count), count }));
-        dispatcher.addFeeder(new TimerPoller(this.timers, processHandlers, processing.timerPollIntervalMs ?? DEFAULT_TIMER_POLL_MS, runsHere));
+        dispatcher.addFeeder(new TimerPoller(this.timers, processReactors, processing.timerPollIntervalMs ?? DEFAULT_TIMER_POLL_MS, runsHere));
       }
       return dispatcher;
     });
@@ -145,25 +147,35 @@ export class EventProcessor {
     return () => runner.start();
   }
 
-  private handlerFor(subscriber: SubscriberDefinition, dispatcher: SubscriberKindDispatcher, checkpoint: string): BatchHandler {
-    const guard = new DeliveryGuard(subscriber, this.deadLetters);
+  private pipelineFor(subscriber: SubscriberDefinition, reactor: Reactor, dispatcher: SubscriberKindDispatcher, checkpoint: string): BatchHandler {
+    return new SubscriptionPipeline({
+      checkpoint,
+      reactor,
+      checkpoints: this.checkpoints,
+      store: this.store,
+      deadLetters: new EventDeadLetters(subscriber.name, this.deadLetters),
+      lanes: dispatcher.lanes,
+      laneName: subscriber.name,
+      policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: subscriber.options.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts },
+    });
+  }
+
+  private reactorFor(subscriber: SubscriberDefinition, dispatcher: SubscriberKindDispatcher): Reactor {
     switch (subscriber.kind) {
       case 'projector':
-        return new ProjectorHandler(subscriber, this.transactions, guard, this.tracing, this.checkpoints, this.store, checkpoint);
+        return new ProjectorReactor(subscriber, this.tracing);
       case 'saga':
-        return new SagaHandler(subscriber, dispatcher.lanes, this.checkpoints, this.sender, guard, this.tracing, checkpoint);
+        return new SagaReactor(subscriber, this.sender, this.tracing);
       case 'process-manager':
-        return new ProcessManagerHandler(subscriber, {
+        return new ProcessManagerReactor(subscriber, {
+          registry: this.registry,
           lanes: dispatcher.lanes,
           store: this.store,
           loader: this.loader,
-          checkpoints: this.checkpoints,
           timers: this.timers,
           sender: this.sender,
           appender: this.appender,
-          guard,
           tracing: this.tracing,
-          checkpoint,
         });
     }
   }

@@ -4,7 +4,7 @@ import type { SubscriptionRunner } from './subscription-runner.js';
 
 /**
  * The event dispatcher of one subscriber kind: its subscriptions, and the lanes (by aggregate id,
- * or by correlation id for process managers) their events run in, on schedulers of a borrowed
+ * or by instance key for process managers) their events run in, on schedulers of a borrowed
  * supplier. Stopping it stops reading first, then lets the lanes drain.
  */
 export class SubscriberKindDispatcher implements EventDispatcherLifecycle {

@@ -5,7 +5,7 @@ import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { EventPage, PartitionReads } from '../store/event-store.js';
 import type { BatchHandler } from './batch-handler.js';
 import { BackgroundLoop } from './background-loop.js';
-import { isFinalDeliveryError } from './delivery-guard.js';
+import { isFinalDeliveryError } from './delivery-errors.js';
 import { checkpointName, partitionOf, WHOLE, type Partition } from '../discovery/subscriber-partitions.js';
 
 export interface SubscriptionSettings {
@@ -38,7 +38,7 @@ export class SubscriptionRunner {
   /** The next batch, read while the current one is handled when the subscriber is behind. */
   private readAhead?: { after: number; page: Promise<EventPage> };
   /**
-   * The partition the store filters on: a process manager's events are partitioned by correlation id,
+   * The partition the store filters on: a process manager's events are partitioned by instance key,
    * which the store keeps no hash of, so it reads them all and `step` keeps its own.
    */
   private readonly readFilter: Partition;

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { ProcessTimer, TimerStore } from '../store/timer-store.js';
 import { BackgroundLoop } from './background-loop.js';
-import type { ProcessManagerHandler } from './process-manager-handler.js';
+import { DEFAULT_RETRY_POLICY, retryDelay } from './retry-policy.js';
+import type { ProcessManagerReactor } from './process-manager-reactor.js';
 
 const DUE_BATCH = 100;
 
@@ -13,10 +14,12 @@ const DUE_BATCH = 100;
 export class TimerPoller {
   private readonly logger = new Logger('TimerPoller');
   private readonly loop = new BackgroundLoop();
+  /** Timers whose step failed: how often, and not before when they are tried again (backoff, capped). */
+  private readonly failing = new Map<string, { failures: number; retryAt: number }>();
 
   constructor(
     private readonly timers: TimerStore,
-    private readonly handlers: Map<string, ProcessManagerHandler>,
+    private readonly handlers: Map<string, ProcessManagerReactor>,
     private readonly intervalMs: number,
     /** Under scale-out, only the instance running the process's partition fires its timers. */
     private readonly runsHere: (timer: ProcessTimer) => boolean = () => true,
@@ -32,7 +35,8 @@ export class TimerPoller {
 
   private async poll(): Promise<void> {
     try {
-      const due = (await this.timers.due(new Date(), DUE_BATCH)).filter(this.runsHere);
+      const now = Date.now();
+      const due = (await this.timers.due(new Date(now), DUE_BATCH)).filter((timer) => this.runsHere(timer) && (this.failing.get(timer.id)?.retryAt ?? 0) <= now);
       await Promise.all(due.map((timer) => this.fire(timer)));
     } catch (error) {
       this.logger.error(`polling timers failed: ${(error as Error).message}`);
@@ -40,15 +44,19 @@ export class TimerPoller {
     await this.loop.sleep(this.intervalMs);
   }
 
-  private async fire(timer: Parameters<ProcessManagerHandler['fire']>[0]): Promise<void> {
+  private async fire(timer: ProcessTimer): Promise<void> {
     const handler = this.handlers.get(timer.owner);
     if (!handler) return;
     try {
       await handler.fire(timer);
       await this.timers.markFired(timer.id);
+      this.failing.delete(timer.id);
     } catch (error) {
       if (this.loop.stopped) return;
-      this.logger.error(`timer ${timer.name} of ${timer.owner}/${timer.correlationId} failed: ${(error as Error).message}; will try again`);
+      const failures = (this.failing.get(timer.id)?.failures ?? 0) + 1;
+      const delay = retryDelay(DEFAULT_RETRY_POLICY, failures);
+      this.failing.set(timer.id, { failures, retryAt: Date.now() + delay });
+      this.logger.error(`timer ${timer.name} of ${timer.owner}/${timer.correlationId} failed ${failures} times: ${(error as Error).message}; tried again in ${delay} ms`);
     }
   }
 }

@@ -28,6 +28,9 @@ export interface DeadLetterQuery {
   status?: DeadLetterStatus;
   kind?: DeadLetterKind;
   subscriber?: string;
+  /** Only the letters of one aggregate (both given). */
+  aggregateType?: string;
+  aggregateId?: string;
   /** Only letters listed after this one: the last letter of the previous page. */
   after?: Pick<DeadLetter, 'createdAt' | 'id'>;
   /** At most this many (default: all). */

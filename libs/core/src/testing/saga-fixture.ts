@@ -5,14 +5,15 @@ import type { EventHandlerMetadata, SubscriberMetadata } from '../decorators/sub
 import type { CommandRejection, Emitted } from '../processing/emissions.js';
 import type { EventMetadata, StoredEvent } from '../model/event-envelope.js';
 import { emittedOutcome, type EmittedOutcome } from './emitted-outcome.js';
+import { eventContext } from '../processing/subscriber-context.js';
 import { storedEvent } from './stored-event-of.js';
 
 type Envelope = Partial<Omit<StoredEvent, 'metadata'>> & { metadata?: Partial<EventMetadata> };
 
 /**
  * When an event, then the commands and facts a saga sends, without a database: the event reaches
- * the saga's `@OnEvent` method as it would from the store (a JSON copy of its payload, and an
- * envelope you may shape). `whenRejected` runs its `@OnRejected` method.
+ * the saga's `@OnEvent` method as it would from the store (a JSON copy of its payload, and a context
+ * whose envelope you may shape). `whenRejected` runs its `@OnRejected` method.
  */
 export class SagaFixture<T extends object = object> {
   private constructor(readonly saga: T) {}
@@ -27,14 +28,16 @@ export class SagaFixture<T extends object = object> {
   async when(event: object, envelope: Envelope = {}): Promise<EmittedOutcome> {
     const stored = storedEvent(event, envelope);
     const method = handlerOf(this.saga, stored.type);
-    return emittedOutcome((await method.call(this.saga, stored.payload, stored)) as Emitted | Emitted[] | undefined);
+    return emittedOutcome((await method.call(this.saga, stored.payload, eventContext(stored))) as Emitted | Emitted[] | undefined);
   }
 
+  /** Runs the `@OnRejected` method; its context is that of the rejection's `cause` (give one to shape it). */
   async whenRejected(rejection: CommandRejection): Promise<EmittedOutcome> {
     const methodName = Reflect.getMetadata(REJECTION_HANDLER_METADATA, this.saga.constructor) as string | undefined;
     if (!methodName) throw new Error(`${this.saga.constructor.name} has no @OnRejected method`);
-    const method = (this.saga as Record<string, (rejection: CommandRejection) => unknown>)[methodName];
-    return emittedOutcome((await method.call(this.saga, rejection)) as Emitted | Emitted[] | undefined);
+    const method = (this.saga as Record<string, (...args: unknown[]) => unknown>)[methodName];
+    const cause = rejection.cause ?? storedEvent(rejection.command, {});
+    return emittedOutcome((await method.call(this.saga, rejection, eventContext(cause))) as Emitted | Emitted[] | undefined);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
-import { OnEvent, Projector, type StoredEvent } from '@nest-es/core';
+import { OnEvent, Projector, type ProjectionContext } from '@nest-es/core';
 import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AccountOpened, Deposited } from './account.aggregate.js';
@@ -14,12 +14,12 @@ export class BalancesProjector implements OnModuleInit {
   }
 
   @OnEvent(AccountOpened)
-  async onOpened(event: AccountOpened, envelope: StoredEvent, manager: EntityManager) {
-    await portableQuery(manager, 'INSERT INTO balances (account_id, owner, balance) VALUES ($1, $2, 0)', [envelope.aggregateId, event.owner]);
+  async onOpened(event: AccountOpened, { envelope, tx }: ProjectionContext<EntityManager>) {
+    await portableQuery(tx, 'INSERT INTO balances (account_id, owner, balance) VALUES ($1, $2, 0)', [envelope.aggregateId, event.owner]);
   }
 
   @OnEvent(Deposited)
-  async onDeposited(event: Deposited, envelope: StoredEvent, manager: EntityManager) {
-    await portableQuery(manager, 'UPDATE balances SET balance = $1 WHERE account_id = $2', [event.balance, envelope.aggregateId]);
+  async onDeposited(event: Deposited, { envelope, tx }: ProjectionContext<EntityManager>) {
+    await portableQuery(tx, 'UPDATE balances SET balance = $1 WHERE account_id = $2', [event.balance, envelope.aggregateId]);
   }
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AggregateReader, CommandGateway, EventSourcingError, EventSourcingModule, OnEvent, Projector, SyncMode, inMemory, type StoredEvent } from '@nest-es/core';
+import { AggregateReader, CommandGateway, EventSourcingError, EventSourcingModule, OnEvent, Projector, SyncMode, inMemory, type ProjectionContext } from '@nest-es/core';
 import { AccountAggregate, Deposit, Deposited, OpenAccount } from './account.aggregate.js';
 
 /** A read model in memory: the in-memory adapter hands projectors no transaction. */
@@ -10,7 +10,7 @@ class BalancesProjector {
   readonly balances = new Map<string, number>();
 
   @OnEvent(Deposited)
-  onDeposited(event: Deposited, envelope: StoredEvent) {
+  onDeposited(event: Deposited, { envelope }: ProjectionContext) {
     this.balances.set(envelope.aggregateId, event.balance);
   }
 }

@@ -14,10 +14,11 @@ export class InMemoryDeadLetterStore implements DeadLetterStore {
   }
 
   async list(query: DeadLetterQuery = {}): Promise<DeadLetter[]> {
-    const { status, kind, subscriber, after } = query;
+    const { status, kind, subscriber, aggregateType, aggregateId, after } = query;
     const listed = [...this.letters.values()]
       .filter((l) => (status === undefined || l.status === status) && (kind === undefined || l.kind === kind))
       .filter((l) => subscriber === undefined || l.subscriber === subscriber)
+      .filter((l) => (aggregateType === undefined || l.aggregateType === aggregateType) && (aggregateId === undefined || l.aggregateId === aggregateId))
       .filter((l) => after === undefined || listOrder(l, after) > 0)
       .sort(listOrder);
     return listed.slice(0, query.limit ?? listed.length).map(copy);

@@ -6,8 +6,8 @@ import type { ContractSubject } from './contract-subject.js';
 /**
  * The CheckpointStore contract as a jest suite, for any adapter. The store may hold other checkpoints
  * (each case names its own subscribers). With `twoProcesses`, the subject's `second()` opens another
- * store on the same storage for one more case. Held events are written by projector transactions:
- * see describeProjectionTransactionsContract.
+ * store on the same storage for one more case. Held events and the commit that
+ * writes them: see describeCheckpointCommitContract.
  */
 export function describeCheckpointStoreContract(name: string, factory: () => Promise<ContractSubject<CheckpointStore>>, options: { twoProcesses?: boolean } = {}): void {
   const { afterAll, beforeAll, describe, expect, it } = jestGlobals();

@@ -65,5 +65,13 @@ export function describeDeadLetterStoreContract(name: string, factory: () => Pro
       expect(paged).toEqual(all);
       expect(await letters.list({ subscriber, after: all.at(-1) })).toEqual([]);
     });
+
+    it("lists one aggregate's letters when asked", async () => {
+      const subscriber = randomUUID();
+      for (const n of [1, 2, 1]) await letters.add(letter(subscriber, n));
+      const ofA1 = await letters.list({ subscriber, aggregateType: 'account', aggregateId: 'a1' });
+      expect(ofA1.map((found) => found.payload)).toEqual([{ n: 1 }, { n: 1 }]);
+      expect(await letters.list({ subscriber, aggregateType: 'ledger', aggregateId: 'a1' })).toEqual([]);
+    });
   });
 }

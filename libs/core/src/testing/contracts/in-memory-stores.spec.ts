@@ -4,7 +4,7 @@ import {
   describeDeadLetterStoreContract,
   describeEventStoreContract,
   describePartitionLeasesContract,
-  describeProjectionTransactionsContract,
+  describeCheckpointCommitContract,
   describeSnapshotStoreContract,
   describeTimerStoreContract,
 } from './index.js';
@@ -12,7 +12,6 @@ import { InProcessPartitionLeases } from '../../store/partition-leases.js';
 import { InMemoryCheckpointStore } from '../../store/memory/in-memory-checkpoint-store.js';
 import { InMemoryDeadLetterStore } from '../../store/memory/in-memory-dead-letter-store.js';
 import { InMemoryEventStore } from '../../store/memory/in-memory-event-store.js';
-import { InMemoryProjectionTransactions } from '../../store/memory/in-memory-projection-transactions.js';
 import { InMemorySnapshotStore } from '../../store/memory/in-memory-snapshot-store.js';
 import { InMemoryTimerStore } from '../../store/memory/in-memory-timer-store.js';
 
@@ -23,9 +22,6 @@ describeSnapshotStoreContract('in memory', async () => ({ store: new InMemorySna
 describeTimerStoreContract('in memory', async () => ({ store: new InMemoryTimerStore(), close: closed }));
 describeDeadLetterStoreContract('in memory', async () => ({ store: new InMemoryDeadLetterStore(), close: closed }));
 describeCheckpointStoreContract('in memory', async () => ({ store: new InMemoryCheckpointStore(), close: closed }));
-describeProjectionTransactionsContract('in memory', async () => {
-  const checkpoints = new InMemoryCheckpointStore();
-  return { store: { transactions: new InMemoryProjectionTransactions(checkpoints), checkpoints }, close: closed };
-});
+describeCheckpointCommitContract('in memory', async () => ({ store: new InMemoryCheckpointStore(), close: closed }));
 // The leases of a store one process owns: it is the only member, and every unit is its own.
 describePartitionLeasesContract('in process', async () => ({ store: new InProcessPartitionLeases(), close: closed }));

@@ -4,6 +4,6 @@ export * from './snapshot-store.contract.js';
 export * from './timer-store.contract.js';
 export * from './dead-letter-store.contract.js';
 export * from './checkpoint-store.contract.js';
-export * from './projection-transactions.contract.js';
+export * from './checkpoint-commit.contract.js';
 export * from './partition-leases.contract.js';
 export * from './wake-channel.contract.js';

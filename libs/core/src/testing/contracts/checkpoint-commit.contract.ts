@@ -1,29 +1,22 @@
 import { jestGlobals } from './jest-globals.js';
 import { randomUUID } from 'node:crypto';
 import type { CheckpointStore, HeldEvent } from '../../store/checkpoint-store.js';
-import type { ProjectionTransactions } from '../../store/projection-transactions.js';
 import type { ContractSubject } from './contract-subject.js';
 
-/** The projector transactions under test, and the checkpoint store that reads what they committed. */
-export interface ProjectionPorts<Tx = unknown> {
-  transactions: ProjectionTransactions<Tx>;
-  checkpoints: CheckpointStore;
-}
-
 /**
- * The ProjectionTransactions contract as a jest suite, for any adapter: checkpoint moves are
+ * The commit half of the CheckpointStore contract as a jest suite, for any adapter: checkpoint moves are
  * compare-and-set, held events are kept and released with them, and a throw in `run` undoes them
  * all. With `twoProcesses`, the subject's `second()` opens the ports again on the same storage, as a
  * competing instance would, for one more case.
  */
-export function describeProjectionTransactionsContract(
+export function describeCheckpointCommitContract(
   name: string,
-  factory: () => Promise<ContractSubject<ProjectionPorts>>,
+  factory: () => Promise<ContractSubject<CheckpointStore>>,
   options: { twoProcesses?: boolean } = {},
 ): void {
   const { afterAll, beforeAll, describe, expect, it } = jestGlobals();
-  let subject: ContractSubject<ProjectionPorts>;
-  let transactions: ProjectionTransactions;
+  let subject: ContractSubject<CheckpointStore>;
+  let transactions: CheckpointStore;
   let checkpoints: CheckpointStore;
 
   const newSubscriber = (): string => `Projector-${randomUUID()}`;
@@ -35,10 +28,10 @@ export function describeProjectionTransactionsContract(
 
   class Rollback extends Error {}
 
-  describe(`ProjectionTransactions contract (${name})`, () => {
+  describe(`CheckpointStore commit contract (${name})`, () => {
     beforeAll(async () => {
       subject = await factory();
-      ({ transactions, checkpoints } = subject.store);
+      transactions = checkpoints = subject.store;
     });
 
     afterAll(async () => {
@@ -181,10 +174,10 @@ export function describeProjectionTransactionsContract(
       const second = await subject.second!();
       try {
         const subscriber = newSubscriber();
-        const moves = await Promise.all([advance(subscriber, 0, 2), advance(subscriber, 0, 3, second.store.transactions)]);
+        const moves = await Promise.all([advance(subscriber, 0, 2), advance(subscriber, 0, 3, second.store)]);
         expect([...moves].sort()).toEqual([false, true]);
         const at = await checkpoints.load(subscriber);
-        expect(await second.store.checkpoints.load(subscriber)).toBe(at);
+        expect(await second.store.load(subscriber)).toBe(at);
         expect(at).toBe(moves[0] ? 2 : 3);
       } finally {
         await second.close();

@@ -1,0 +1,46 @@
+import { HeldKeys } from './held-keys.js';
+
+const policy = { maxAttempts: 3, initialDelayMs: 20, maxDelayMs: 50 };
+
+describe('HeldKeys', () => {
+  it('holds an aggregate from its first failure until its last held event is settled, oldest first', () => {
+    const held = new HeldKeys(policy);
+    held.failedFirst('x', 3, 1_000);
+    held.append('x', 7);
+    expect(held.isHeld('x')).toBe(true);
+    expect(held.isHeld('y')).toBe(false);
+    const [queue] = held.due(1_020);
+    expect(queue.positions).toEqual([3, 7]);
+    held.shift(queue);
+    expect(held.due(1_020).map((due) => due.positions)).toEqual([[7]]);
+    held.shift(queue);
+    expect(held.isHeld('x')).toBe(false);
+    expect(held.nextDueAt).toBeUndefined();
+  });
+
+  it('backs off 4x per failure up to the cap and says when the attempts are used up', () => {
+    const held = new HeldKeys(policy);
+    held.failedFirst('x', 3, 1_000);
+    expect(held.due(1_019)).toEqual([]);
+    expect(held.nextDueAt).toBe(1_020);
+    const [queue] = held.due(1_020);
+    expect(held.failed(queue, 1_020)).toBe(false);
+    expect(held.nextDueAt).toBe(1_070);
+    expect(held.failed(queue, 1_070)).toBe(true);
+  });
+
+  it('takes what the store holds as due now, by key', () => {
+    const held = new HeldKeys(policy);
+    held.failedFirst('gone', 1, 0);
+    held.replace([
+      { key: 'player/x', position: 5 },
+      { key: 'table/x', position: 8 },
+      { key: 'player/x', position: 9 },
+    ]);
+    expect(held.isHeld('gone')).toBe(false);
+    expect(held.due(0).map((queue) => [queue.key, queue.positions])).toEqual([
+      ['player/x', [5, 9]],
+      ['table/x', [8]],
+    ]);
+  });
+});

@@ -1,0 +1,77 @@
+import { retryDelay, type RetryPolicy } from './retry-policy.js';
+
+/** One key's held events, oldest first, and when the oldest is tried again. */
+export interface HeldQueue {
+  key: string;
+  positions: number[];
+  /** Failed attempts of the oldest one. */
+  failures: number;
+  dueAt: number;
+}
+
+/**
+ * A subscription's held events by key (aggregate, or process-manager instance), as it knows them in
+ * memory (the store has them too, with the checkpoint). While a key has any, its later events are
+ * held behind them, so each key's events are still handled in order; other keys go on.
+ */
+export class HeldKeys {
+  private readonly queues = new Map<string, HeldQueue>();
+
+  constructor(private readonly policy: RetryPolicy) {}
+
+  isHeld(key: string): boolean {
+    return this.queues.has(key);
+  }
+
+  /** What the store holds (at start, or after another instance moved the checkpoint): every oldest one is due now. */
+  replace(events: ReadonlyArray<{ key: string; position: number }>): void {
+    this.queues.clear();
+    for (const event of events) this.queueOf(event.key).positions.push(event.position);
+  }
+
+  /** Held behind an earlier event of its key. */
+  append(key: string, position: number): void {
+    this.queueOf(key).positions.push(position);
+  }
+
+  /** Held because it failed once: tried again after the policy's first delay. */
+  failedFirst(key: string, position: number, now: number): void {
+    const queue = this.queueOf(key);
+    queue.positions.push(position);
+    this.failed(queue, now);
+  }
+
+  /** The oldest one failed (again): true when its attempts are used up. */
+  failed(queue: HeldQueue, now: number): boolean {
+    queue.failures++;
+    queue.dueAt = now + retryDelay(this.policy, queue.failures);
+    return queue.failures >= this.policy.maxAttempts;
+  }
+
+  /** The oldest one is settled (handled or dead-lettered): the next is due now. */
+  shift(queue: HeldQueue): void {
+    queue.positions.shift();
+    queue.failures = 0;
+    queue.dueAt = 0;
+    if (queue.positions.length === 0) this.queues.delete(queue.key);
+  }
+
+  due(now: number): HeldQueue[] {
+    return [...this.queues.values()].filter((queue) => queue.dueAt <= now);
+  }
+
+  /** When the next retry is due; undefined when nothing is held. */
+  get nextDueAt(): number | undefined {
+    const times = [...this.queues.values()].map((queue) => queue.dueAt);
+    return times.length === 0 ? undefined : Math.min(...times);
+  }
+
+  private queueOf(key: string): HeldQueue {
+    let queue = this.queues.get(key);
+    if (!queue) {
+      queue = { key, positions: [], failures: 0, dueAt: 0 };
+      this.queues.set(key, queue);
+    }
+    return queue;
+  }
+}

@@ -1,0 +1,23 @@
+import type { StoredEvent } from '../model/event-envelope.js';
+import type { HeldEvent } from '../store/checkpoint-store.js';
+
+/**
+ * What one kind of subscriber does with an event: the only part in which projectors, sagas and
+ * process managers differ. Reading, lanes, holding, retries, dead letters and the checkpoint are the
+ * pipeline's (see SubscriptionPipeline).
+ */
+export interface Reactor {
+  /** The lane an event belongs to: one key's events are handled in order, different keys side by side. */
+  keyOf(event: StoredEvent): string;
+  /** The key of a held event from its record, when the record says enough (undefined: the pipeline reads the event). */
+  keyOfHeld(held: HeldEvent): string | undefined;
+  /** True when `react` writes through the commit's transaction (projectors); false when it acts before the commit. */
+  readonly inTransaction: boolean;
+  /** Handles one event; `tx` is the commit's transaction when `inTransaction`. Throws when it fails. */
+  react(event: StoredEvent, tx: unknown): Promise<void>;
+}
+
+/** The lane key of an aggregate's events. */
+export function aggregateKey(event: { aggregateType: string; aggregateId: string }): string {
+  return JSON.stringify([event.aggregateType, event.aggregateId]);
+}
