@@ -1,9 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import http from 'node:http';
+import { FuzzTally, type RawRequest, sendRaw } from './support/raw-http.js';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { EVENT_STORE, type EventStore } from '@nest-es/core';
 import { HTTP_ADAPTERS } from './support/http-adapter.js';
+import { hostileBodies, idSegment, json, number, text } from './support/hostile-input.js';
 import { createMergeApp } from './support/merge-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
@@ -17,9 +19,6 @@ import { createTestStore, type TestStore } from './support/test-store.js';
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_201);
-const REFUSAL_CODES = new Set([
-  'INVALID_ARGUMENT', 'NOT_FOUND', 'FAILED_PRECONDITION', 'SEQUENCE_MISMATCH', 'ABORTED', 'ALREADY_EXISTS', 'UNSUPPORTED_MEDIA_TYPE', 'UNAUTHENTICATED', 'PERMISSION_DENIED',
-]);
 
 interface FuzzRequest {
   method: 'GET' | 'POST';
@@ -28,35 +27,6 @@ interface FuzzRequest {
   body?: string;
 }
 
-const hostileStrings = fc.constantFrom(
-  '__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf', '', ' ', '\u0000', 'a\u0000b',
-  '\ud800', 'x\udfff', '😀', '\u202e', 'null', 'undefined', 'NaN', '-1', '0', '2147483648', '9007199254740993', 'x'.repeat(201),
-);
-const text = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 12 }), hostileStrings);
-const limits = fc.constantFrom(
-  0, -0, 1, -1, 0.5, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 32, 3e9, 2 ** 53 - 1, 2 ** 53 + 1, 1e12, 1e12 + 1, 1e15, 1e308, -1e308, 5e-324,
-);
-const number = fc.oneof(limits, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
-const key = fc.oneof(fc.string({ maxLength: 8 }), hostileStrings);
-
-/** JSON values with hostile keys at any depth; JSON.stringify keeps a "__proto__" own key. */
-const { json } = fc.letrec((tie) => ({
-  json: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    text,
-    number,
-    fc.boolean(),
-    fc.constant(null),
-    fc.array(tie('json'), { maxLength: 4 }),
-    fc.dictionary(key, tie('json'), { maxKeys: 4 }),
-  ),
-}));
-
-const idSegment = fc.oneof(
-  { weight: 2, arbitrary: fc.constantFrom('p1', 'alice', '__proto__', 'constructor', 'hasOwnProperty') },
-  fc.constantFrom('p1', 'doc1', 'alice', '__proto__', 'constructor', 'hasOwnProperty', '%00', 'a%00b', '%ED%A0%80', '%F0%9F%98%80', '%25', 'x'.repeat(201)),
-  fc.string({ maxLength: 10 }).map(encodeURIComponent),
-);
 const aggregateType = fc.constantFrom('player', 'document', 'profile', 'turn', 'auction', 'nope', '__proto__', 'constructor');
 const commandType = fc.constantFrom(
   'RegisterPlayer', 'DepositFunds', 'WithdrawFunds', 'ReserveFunds', 'ReleaseFunds', 'SettleTableSession', 'EditDocument', 'Nope', 'constructor', '__proto__', 'toString',
@@ -87,14 +57,7 @@ const playerBody = fc.record(
   { requiredKeys: [] },
 );
 
-const rawBody = fc.oneof(
-  playerBody.map((body) => JSON.stringify(body)),
-  json.map((value) => JSON.stringify(value)),
-  fc.integer({ min: 30, max: 20_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
-  fc.integer({ min: 30, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
-  fc.integer({ min: 1, max: 30_000 }).map((length) => JSON.stringify({ amount: 1, list: Array.from({ length }, () => 0) })),
-  fc.constantFrom('{"amount":5,"x":{"constructor":1}}', '{"__proto__":{"amount":1}}', '{"amount":1e400}', '{', '', 'null', '[]', '"x"', '{"amount":5}{'),
-);
+const rawBody = hostileBodies(playerBody.map((body) => JSON.stringify(body)));
 
 const headerValue = fc.oneof(text.filter((value) => /^[\t\x20-\x7e]*$/.test(value)), fc.constantFrom('0', '1', '2147483647', '2147483648', '99999999999', 'simple', 'CASCADE', 'manual', 'strict'));
 const headers = fc.record(
@@ -149,20 +112,10 @@ describe.each(HTTP_ADAPTERS)(`HTTP fuzzing on %s: hostile input never yields a 5
     await store?.cleanup();
   });
 
-  function send(req: FuzzRequest): Promise<{ status: number; body: string }> {
-    return new Promise((resolve, reject) => {
-      const outgoing = http.request({ host: '127.0.0.1', port, method: req.method, path: req.path, headers: req.headers, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      });
-      outgoing.on('error', reject);
-      outgoing.end(req.body);
-    });
-  }
+  const send = (req: RawRequest) => sendRaw(port, agent, req);
 
   it('answers every generated request with a success or a coded 4xx, and stores nothing it refused', async () => {
-    const tally = { sent: 0, ok: 0, refused: 0, byCode: new Map<string, number>() };
+    const tally = new FuzzTally();
     // Some players and documents exist, so commands also reach the handlers' rules.
     for (const id of ['p1', 'alice', '__proto__', 'constructor', 'hasOwnProperty']) {
       await send({ method: 'POST', path: `/commands/player/${id}/RegisterPlayer`, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ displayName: id, email: 'a@example.com' }) });
@@ -172,32 +125,15 @@ describe.each(HTTP_ADAPTERS)(`HTTP fuzzing on %s: hostile input never yields a 5
       fc.asyncProperty(request, async (req) => {
         const before = req.method === 'POST' ? await events.headPosition() : 0;
         const res = await send(req);
-        tally.sent++;
-        if (res.status < 400) {
-          tally.ok++;
-          return;
-        }
-        let code: unknown;
-        try {
-          code = (JSON.parse(res.body) as { code?: unknown }).code;
-        } catch {
-          code = undefined;
-        }
-        tally.refused++;
-        tally.byCode.set(`${res.status} ${String(code)}`, (tally.byCode.get(`${res.status} ${String(code)}`) ?? 0) + 1);
-        if (res.status >= 500 || typeof code !== 'string' || !REFUSAL_CODES.has(code)) {
-          throw new Error(`${req.method} ${req.path} answered ${res.status}: ${res.body.slice(0, 300)}`);
-        }
+        const code = tally.record(req, res);
+        if (code === undefined) return;
         if (req.method === 'POST' && req.path.startsWith('/commands/') && (await events.headPosition()) !== before) {
           throw new Error(`${req.path} was refused with ${code} but stored events`);
         }
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
-    console.log(
-      `fuzz: ${tally.sent} requests, ${tally.ok} accepted, ${tally.refused} refused with a code, 0 5xx; ` +
-        `refusals: ${JSON.stringify(Object.fromEntries([...tally.byCode].sort()))}`,
-    );
+    console.log(`fuzz: ${tally}`);
     expect(tally.sent).toBe(RUNS);
     expect((await send({ method: 'GET', path: '/health', headers: {} })).status).toBe(200);
   }, 60_000 + RUNS * 20);

@@ -67,6 +67,8 @@ describe('a Command-Id is tied to its command', () => {
     const again = await edit('fp1', { documentId: 'fp1', text: 'hello' }, { 'Command-Id': 'fp-a' });
     expect([first.status, again.status]).toEqual([200, 200]);
     expect(again.body).toEqual(first.body);
+    // The repeat says it is one: the first answer does not.
+    expect([first.headers['idempotent-replayed'], again.headers['idempotent-replayed']]).toEqual([undefined, 'true']);
     expect(await stored('fp1')).toHaveLength(1);
   });
 

@@ -1,4 +1,5 @@
-import { Body, Controller, HttpCode, Logger, type OnApplicationBootstrap, Param, Post, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Logger, type OnApplicationBootstrap, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { EventSourcingExceptionFilter } from './event-sourcing-exception.filter.js';
 import { plainToInstance } from 'class-transformer';
 import { principalOf } from './principal-of.js';
@@ -11,6 +12,9 @@ import { sendOptionsFromHeaders } from './command-headers.js';
 import { EventSourcingGuard } from './configured-guards.js';
 import { type HttpRequest, incomingMessageOf, isJsonContentType } from './http-request.js';
 import { toWireEvent, type WireEvent } from './wire-event.js';
+
+/** Set on the answer to a command whose `Command-Id` was already stored: the body is the first result. */
+export const IDEMPOTENT_REPLAYED = 'Idempotent-Replayed';
 
 export interface CommandResponse {
   aggregateType: string;
@@ -32,6 +36,7 @@ export class CommandController implements OnApplicationBootstrap {
   constructor(
     private readonly gateway: CommandGateway,
     private readonly registry: EventSourcingRegistry,
+    private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -47,6 +52,7 @@ export class CommandController implements OnApplicationBootstrap {
     @Param('commandType') commandType: string,
     @Body() body: unknown,
     @Req() request: HttpRequest,
+    @Res({ passthrough: true }) response: unknown,
   ): Promise<CommandResponse> {
     const handler = this.registry.exposedCommand(aggregateType, commandType);
     if (!handler) {
@@ -65,6 +71,8 @@ export class CommandController implements OnApplicationBootstrap {
     const options = { ...sendOptionsFromHeaders(incomingMessageOf(request).headersDistinct), aggregateId, principal: principalOf(request), authorize: true };
     const command = plainToInstance(handler.commandClass, body) as object;
     const result = await this.gateway.send(command, options);
+    // The same Command-Id sent again: the first result, said so.
+    if (result.duplicate) this.adapterHost.httpAdapter.setHeader(response, IDEMPOTENT_REPLAYED, 'true');
     return {
       aggregateType: result.aggregateType,
       aggregateId: result.aggregateId,

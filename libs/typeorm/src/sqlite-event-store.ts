@@ -5,11 +5,12 @@ import { AppendPlan, type AppendOutcome } from './append-plan.js';
 import { encodeMetadata, STREAM_SEQUENCE_SQL } from './event-codec.js';
 import type { AppendFault, AppendWriter } from './group-commit.js';
 import { idleConnection } from './sqlite-sql-client.js';
+import { outwaitLock } from './sqlite-lock.js';
 
 /**
  * SQLite appends: a batch is one synchronous `BEGIN IMMEDIATE` transaction on cached prepared
- * statements. IMMEDIATE makes it the only writer of the file (other processes wait on the busy
- * timeout) before it reads the streams' sequences, so the checks cannot go stale; positions
+ * statements. IMMEDIATE makes it the only writer of the file (another process's lock is waited
+ * out, see outwaitLock) before it reads the streams' sequences, so the checks cannot go stale; positions
  * (AUTOINCREMENT) are therefore assigned in commit order and readers never skip one.
  */
 export class SqliteAppendWriter implements AppendWriter {
@@ -36,9 +37,12 @@ export class SqliteAppendWriter implements AppendWriter {
     this.transaction = db.transaction((requests: readonly AppendRequest[]) => this.writeInTransaction(requests));
   }
 
-  async write(requests: readonly AppendRequest[]): Promise<AppendOutcome[]> {
-    await idleConnection(this.db);
-    return this.transaction.immediate(requests);
+  /** Another process's write lock is waited out with the event loop free; past SQLITE_LOCK_WAIT_MS it is SQLITE_BUSY (503). */
+  write(requests: readonly AppendRequest[]): Promise<AppendOutcome[]> {
+    return outwaitLock(async () => {
+      await idleConnection(this.db);
+      return this.transaction.immediate(requests);
+    });
   }
 
   faultOf(error: unknown): AppendFault | null {

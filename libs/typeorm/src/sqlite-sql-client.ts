@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import type { SqlClient } from './sql-client.js';
+import { outwaitLock } from './sqlite-lock.js';
 
 /**
  * TypeORM shares the one SQLite connection: a transaction that other code (a projector) holds open
@@ -33,19 +34,19 @@ export class SqliteSqlClient implements SqlClient {
 
   async all<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
     const db = this.db ?? (await this.connecting);
-    return this.statement(db, sql).all(...params.map(bindable)) as R[];
+    return outwaitLock(() => this.statement(db, sql).all(...params.map(bindable)) as R[]);
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<void> {
-    const db = this.db ?? (await this.connecting);
-    await idleConnection(db);
-    this.statement(db, sql).run(...params.map(bindable));
+    await this.count(sql, params);
   }
 
   async count(sql: string, params: readonly unknown[] = []): Promise<number> {
     const db = this.db ?? (await this.connecting);
-    await idleConnection(db);
-    return this.statement(db, sql).run(...params.map(bindable)).changes;
+    return outwaitLock(async () => {
+      await idleConnection(db);
+      return this.statement(db, sql).run(...params.map(bindable)).changes;
+    });
   }
 
   /** Prepared once per SQL text. */

@@ -1,9 +1,8 @@
 import { DataSource, DriverPackageNotInstalledError, type DataSourceOptions } from 'typeorm';
 import type { StoreOptions } from './adapter-options.js';
 import { MissingPeerDependencyError } from '@nest-es/core/internal';
+import { SQLITE_BUSY_TIMEOUT_MS } from './sqlite-lock.js';
 
-/** How long a SQLite connection waits for another process's write lock before SQLITE_BUSY. */
-const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**
  * Bounds on a silent PostgreSQL: without them a request waits as long as a stalled connection stays

@@ -91,6 +91,7 @@ export function addCommandOperations<D extends object>(
           responses: {
             '200': {
               description: 'Stored: the events the command appended',
+              headers: { 'Idempotent-Replayed': { description: "'true' when the Command-Id was already stored: this is its first result", schema: { type: 'string', enum: ['true'] } } },
               content: { 'application/json': { schema: { $ref: `${SCHEMAS}EventSourcingCommandResponse` } } },
             },
             ...errorResponses(ERROR_BODY),

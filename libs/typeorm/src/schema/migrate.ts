@@ -1,16 +1,18 @@
 import type { DataSource } from 'typeorm';
 import { dialectOf } from '../sql-client.js';
 import type { EventSourcingMigration } from './event-sourcing-migration.js';
+import { outwaitLock } from '../sqlite-lock.js';
 import { eventSourcingMigrations } from './event-sourcing-migrations.js';
 
 const BEGIN = {
-  // IMMEDIATE takes the write lock up front: a second process waits (busy timeout) instead of
+  // IMMEDIATE takes the write lock up front: a second process waits (outwaitLock) instead of
   // failing when it upgrades a read transaction that another process's migration made stale.
   sqlite: 'BEGIN IMMEDIATE',
   postgres: 'BEGIN',
 };
 
 const ensured = new WeakMap<DataSource, Promise<void>>();
+const SCHEMA_LOCK_WAIT_MS = 30_000;
 
 /**
  * Applies the framework's migrations this DataSource's database lacks, all in one transaction (the
@@ -20,7 +22,8 @@ const ensured = new WeakMap<DataSource, Promise<void>>();
 export function ensureSchema(dataSource: DataSource): Promise<void> {
   let done = ensured.get(dataSource);
   if (done === undefined) {
-    done = migrate(dataSource, eventSourcingMigrations.map((Migration) => new Migration()));
+    // Processes booting together on one SQLite file take turns; a migration may take a while.
+    done = outwaitLock(() => migrate(dataSource, eventSourcingMigrations.map((Migration) => new Migration())), SCHEMA_LOCK_WAIT_MS);
     ensured.set(dataSource, done);
     done.catch(() => ensured.delete(dataSource));
   }
