@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { CommandGateway, EventSourcingModule, EVENT_STORE, type EventStore } from '@nest-es/core';
+import { CommandGateway, EventSourcingModule, EVENT_STORE, type EventStore, inMemory } from '@nest-es/core';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 import { createDataSource, typeorm } from '@nest-es/typeorm';
@@ -53,5 +53,26 @@ describe('EventSourcingModule.forRootAsync with an application-owned DataSource,
     const [row] = await dataSource.query('SELECT count(*) AS n FROM es_events');
     expect(Number(row.n)).toBe(2);
     await dataSource.destroy();
+  });
+});
+
+describe('EventSourcingModule imported twice', () => {
+  it('fails the boot naming the mistake, instead of sending commands to one store or the other', async () => {
+    @Module({ imports: [EventSourcingModule.forRoot({ adapter: inMemory() })], providers: [CounterAggregate] })
+    class CountersModule {}
+    const moduleRef = await Test.createTestingModule({ imports: [EventSourcingModule.forRoot({ adapter: inMemory() }), CountersModule] }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await expect(app.init()).rejects.toThrow(/EventSourcingModule.forRoot \(or forRootAsync\) is imported 2 times; .* import it once, in the root module/);
+    await app.close().catch(() => undefined);
+  });
+
+  it('finds aggregates declared in feature modules when the root module imports it once', async () => {
+    @Module({ providers: [CounterAggregate] })
+    class CountersModule {}
+    const moduleRef = await Test.createTestingModule({ imports: [EventSourcingModule.forRoot({ adapter: inMemory() }), CountersModule] }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    expect(await app.get(CommandGateway).send(new AddMany('f1', 1))).toMatchObject({ aggregateType: 'counter', sequence: 1 });
+    await app.close();
   });
 });

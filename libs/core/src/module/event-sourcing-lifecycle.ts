@@ -7,7 +7,9 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import { AggregateExplorer } from '../discovery/aggregate-explorer.js';
+import { BootValidationError } from '../discovery/boot-validation.error.js';
 import { SubscriberExplorer } from '../discovery/subscriber-explorer.js';
 import { EventProcessor } from '../processing/event-processor.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
@@ -49,13 +51,29 @@ export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootst
     @Inject(EVENT_STORE_ADAPTER) private readonly store: AdapterEventStore,
     private readonly registry: EventSourcingRegistry,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
+    private readonly modules: ModulesContainer,
   ) {}
 
   onModuleInit(): void {
+    this.assertOneModule();
     this.explorer.explore();
     this.subscribers.explore();
     const workflows = this.registry.hasWorkflows;
     assertCapabilitiesFor(this.store, this.adapter.name, { workflows });
+  }
+
+  /**
+   * Two imports of the module would each find every aggregate and subscriber of the application
+   * (discovery is application-wide) and run them on their own adapter: which store a command reaches
+   * would depend on who injected which gateway.
+   */
+  private assertOneModule(): void {
+    const count = [...this.modules.values()].filter((module) => module.providers.has(EVENT_SOURCING_OPTIONS)).length;
+    if (count <= 1) return;
+    throw new BootValidationError([
+      `EventSourcingModule.forRoot (or forRootAsync) is imported ${count} times; an application has one event store: import it once, ` +
+        'in the root module, and declare aggregates, projectors, sagas and process managers as providers of any module (they are found wherever they are)',
+    ]);
   }
 
   async onApplicationBootstrap(): Promise<void> {
