@@ -1,12 +1,10 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { DataSource, EntityManager } from 'typeorm';
-import { CHECKPOINT_STORE, DEAD_LETTER_STORE } from '@nest-es/core/internal';
 import { CommandGateway, EventSourcingModule, OnEvent, Projector, SyncMode, type ProjectionContext } from '@nest-es/core';
-import { type CheckpointStore, type DeadLetterStore } from '@nest-es/core/adapter';
 import { READ_MODEL_DATA_SOURCE, portableQuery, type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposit, Deposited } from './bench-aggregates.js';
-import { keepPoisoning } from './keep-poisoning.js';
+import { type Poisoned, whilePoisoned } from './while-poisoned.js';
 import { distribution, timeEach, type Distribution } from './stats.js';
 
 /* Poison isolation: SIMPLE deposits of one caller on healthy accounts while a projector keeps
@@ -34,16 +32,11 @@ export class PoisonedBalancesProjector implements OnModuleInit {
   }
 }
 
-export interface PoisonFigures {
+export interface PoisonFigures extends Omit<Poisoned<Distribution>, 'measured'> {
   /** SIMPLE deposits on healthy accounts, no poison. */
   healthy: Distribution;
   /** The same while the poisoned account's events are being retried. */
   poisoned: Distribution;
-  /** Poison events sent during the measurement, and how many of them were dead-lettered by its end. */
-  poisonEvents: number;
-  deadLettered: number;
-  /** Poison events still held (being retried, or waiting behind one) at the end: more than 0 means the poison was live throughout. */
-  heldAtEnd: number;
 }
 
 @Module({ providers: [AccountAggregate, PoisonedBalancesProjector] })
@@ -61,14 +54,8 @@ export async function measurePoison(store: StoreOptions, samples: number): Promi
     await timeEach(50, simple('warm'));
     const healthy = distribution(await timeEach(samples, simple('healthy')));
 
-    const poisoner = keepPoisoning(() => gateway.send(new Deposit(POISONED, 1)));
-    // The first poison event has failed once and is being retried.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const poisoned = distribution(await timeEach(samples, simple('other')));
-    const poisonEvents = await poisoner.stop();
-    const deadLettered = (await app.get<DeadLetterStore>(DEAD_LETTER_STORE).list({ kind: 'event' })).length;
-    const heldAtEnd = (await app.get<CheckpointStore>(CHECKPOINT_STORE).loadHeld()).length;
-    return { healthy, poisoned, poisonEvents, deadLettered, heldAtEnd };
+    const { measured: poisoned, ...poison } = await whilePoisoned(app, () => gateway.send(new Deposit(POISONED, 1)), async () => distribution(await timeEach(samples, simple('other'))));
+    return { healthy, poisoned, ...poison };
   } finally {
     await app.close();
   }

@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { CHECKPOINT_STORE, DEAD_LETTER_STORE } from '@nest-es/core/internal';
 import { Apply, CommandGateway, emit, EventSourcingModule, OnEvent, ProcessManager, type ProcessContext, type ProcessReaction, Saga, type SagaContext, SyncMode } from '@nest-es/core';
-import { type CheckpointStore, type DeadLetterStore } from '@nest-es/core/adapter';
 import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate, Deposit, Deposited, LedgerAggregate, RecordEntries } from './bench-aggregates.js';
-import { keepPoisoning } from './keep-poisoning.js';
+import { type Poisoned, whilePoisoned } from './while-poisoned.js';
 import { distribution, timeEach, type Distribution } from './stats.js';
 
 /* Poison isolation for workflows: SIMPLE and CASCADE deposits of one caller on healthy accounts while
@@ -47,15 +45,13 @@ export class DepositWatchProcess {
   }
 }
 
-export interface WorkflowPoisonFigures {
+type ByMode = { simple: Distribution; cascade: Distribution };
+
+export interface WorkflowPoisonFigures extends Omit<Poisoned<ByMode>, 'measured'> {
   /** SIMPLE and CASCADE deposits on healthy accounts, no poison. */
-  healthy: { simple: Distribution; cascade: Distribution };
+  healthy: ByMode;
   /** The same while the poisoned account's deposits are being retried by both workflows. */
-  poisoned: { simple: Distribution; cascade: Distribution };
-  poisonEvents: number;
-  deadLettered: number;
-  /** Poison events still held at the end: more than 0 means the poison was live throughout. */
-  heldAtEnd: number;
+  poisoned: ByMode;
 }
 
 @Module({ providers: [AccountAggregate, LedgerAggregate, BookingSaga, DepositWatchProcess] })
@@ -77,14 +73,8 @@ export async function measureWorkflowPoison(store: StoreOptions, samples: number
     await timeEach(50, send('warm', SyncMode.CASCADE));
     const healthy = await both('healthy');
 
-    const poisoner = keepPoisoning(() => gateway.send(Deposit, { accountId: POISONED, amount: 1 }));
-    // The first poison event has failed once and is being retried.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const poisoned = await both('other');
-    const poisonEvents = await poisoner.stop();
-    const deadLettered = (await app.get<DeadLetterStore>(DEAD_LETTER_STORE).list({ kind: 'event' })).length;
-    const heldAtEnd = (await app.get<CheckpointStore>(CHECKPOINT_STORE).loadHeld()).length;
-    return { healthy, poisoned, poisonEvents, deadLettered, heldAtEnd };
+    const { measured: poisoned, ...poison } = await whilePoisoned(app, () => gateway.send(Deposit, { accountId: POISONED, amount: 1 }), () => both('other'));
+    return { healthy, poisoned, ...poison };
   } finally {
     await app.close();
   }

@@ -84,17 +84,6 @@ function describeNonString(value: unknown): string {
  * target aggregate (declared strategies are checked at boot). Checked on every send, so the answer
  * does not depend on whether this particular call happens to meet a mismatch.
  */
-/**
- * An outside caller chooses among the strategies the command allows it (its own by default): a
- * caller that could pick `manual` for any command could fill the dead-letter table.
- */
-export function assertCallerMayChoose(handler: CommandHandlerDefinition, strategy: MergeStrategyName | undefined): void {
-  if (strategy === undefined || handler.callerMergeStrategies.has(strategy)) return;
-  throw new InvalidArgumentError(
-    `${handler.commandType} does not let its caller choose the merge strategy '${strategy}'; it takes ${[...handler.callerMergeStrategies].join(', ')} (callerMergeStrategies of @CommandHandler or @Aggregate)`,
-  );
-}
-
 export function assertMergeStrategyUsable(aggregate: AggregateDefinition, strategy: MergeStrategyName | undefined, known: readonly string[]): void {
   if (strategy === undefined) return;
   if (!known.includes(strategy)) {
@@ -105,4 +94,15 @@ export function assertMergeStrategyUsable(aggregate: AggregateDefinition, strate
       `merge strategy aggregate_handles needs a @MergeHandler() method on ${aggregate.classRef.name} (aggregate '${aggregate.type}'), which has none`,
     );
   }
+}
+
+/**
+ * An outside caller chooses among the strategies the command allows it (its own and STRICT by default): a
+ * caller that could pick `manual` for any command could fill the dead-letter table.
+ */
+export function assertCallerMayChoose(handler: CommandHandlerDefinition, strategy: MergeStrategyName | undefined): void {
+  if (strategy === undefined || handler.callerMergeStrategies.has(strategy)) return;
+  throw new InvalidArgumentError(
+    `${handler.commandType} does not let its caller choose the merge strategy '${strategy}'; it takes ${[...handler.callerMergeStrategies].join(', ')} (callerMergeStrategies of @CommandHandler or @Aggregate)`,
+  );
 }

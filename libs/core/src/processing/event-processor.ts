@@ -78,15 +78,14 @@ export class EventProcessor {
       const processReactors = new Map<string, ProcessManagerReactor>();
       const chosen = processing.subscribers;
       for (const subscriber of [...this.registry.subscribers.values()].filter((s) => s.kind === kind && (!chosen || chosen.includes(s.name)))) {
+        // One reactor serves every partition: it keeps no state of its own.
+        const reactor = this.reactorFor(subscriber, dispatcher);
+        if (reactor instanceof ProcessManagerReactor) processReactors.set(subscriber.name, reactor);
         for (let index = 0; index < count; index++) {
           const partition: Partition = { index, count };
-          const reactor = this.reactorFor(subscriber, dispatcher);
           const handler = this.pipelineFor(subscriber, reactor, dispatcher, checkpointName(subscriber.name, partition));
           // Any partition's pipeline redelivers a dead letter: redelivery moves no checkpoint.
-          if (index === 0) {
-            if (reactor instanceof ProcessManagerReactor) processReactors.set(subscriber.name, reactor);
-            this.handlers.set(subscriber.name, handler);
-          }
+          if (index === 0) this.handlers.set(subscriber.name, handler);
           const runner = new SubscriptionRunner(subscriber, handler, this.store, this.checkpoints, this.notifier, settings, partition);
           this.runners.set(runner.name, runner);
           if (scaleOut) coordinated.set(runner.name, runner);

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../model/event-envelope.js';
-import type { ProcessContext } from './subscriber-context.js';
+import { principalIdOf, type ProcessContext } from './subscriber-context.js';
 
 export interface ProcessStepFacts {
   key: string;
@@ -16,7 +16,6 @@ export interface ProcessStepFacts {
  * `applyOwn` folds events of its own into a state (through its `@Apply` methods).
  */
 export function processContextOf<S>(owner: string, state: S, facts: ProcessStepFacts, applyOwn: (state: S, events: object[]) => S): ProcessContext<S> {
-  const principal = facts.event?.metadata.principal;
   return {
     state: structuredClone(state),
     key: facts.key,
@@ -24,7 +23,7 @@ export function processContextOf<S>(owner: string, state: S, facts: ProcessStepF
     sequence: facts.sequence,
     now: facts.now,
     envelope: facts.event,
-    ...(typeof principal === 'string' ? { principalId: principal } : {}),
+    ...principalIdOf(facts.event),
     stateAfter: (...events: object[]) => applyOwn(structuredClone(state), events),
     stateOf: async <T>(aggregateType: string, aggregateId: string): Promise<T> => {
       if (!facts.stateOf) throw new Error(`${owner}: a timer step reads no aggregate; put what it needs in the timer's payload`);

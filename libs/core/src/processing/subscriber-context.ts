@@ -49,6 +49,11 @@ export interface ProcessContext<S = unknown> {
 }
 
 export function eventContext(event: StoredEvent): EventContext {
-  const principal = event.metadata.principal;
-  return { envelope: event, correlationId: event.metadata.correlationId, ...(typeof principal === 'string' ? { principalId: principal } : {}) };
+  return { envelope: event, correlationId: event.metadata.correlationId, ...principalIdOf(event) };
+}
+
+/** `{ principalId }` when the event's command came from an outside caller (the id its metadata keeps), else nothing. */
+export function principalIdOf(event: StoredEvent | undefined): { principalId?: string } {
+  const principal = event?.metadata.principal;
+  return typeof principal === 'string' ? { principalId: principal } : {};
 }

@@ -50,8 +50,9 @@ export class SubscriptionPipeline implements BatchHandler {
   }
 
   async handle(events: StoredEvent[], from: number, to: number): Promise<boolean> {
-    const behind = events.filter((event) => this.held.isHeld(this.reactor.keyOf(event)));
-    const free = events.filter((event) => !this.held.isHeld(this.reactor.keyOf(event)));
+    const behind: StoredEvent[] = [];
+    const free: StoredEvent[] = [];
+    for (const event of events) (this.held.isHeld(this.reactor.keyOf(event)) ? behind : free).push(event);
     try {
       if (this.reactor.inTransaction) {
         await this.parts.checkpoints.run(async (tx) => {
@@ -75,10 +76,9 @@ export class SubscriptionPipeline implements BatchHandler {
     }
   }
 
-  /** One more delivery (a dead letter's retry), in its key's lane like any other. */
+  /** One more delivery (a dead letter's retry), in its key's lane like any other; it moves no checkpoint. */
   redeliver(event: StoredEvent): Promise<void> {
-    if (this.reactor.inTransaction) return this.parts.checkpoints.run((tx) => this.reactor.react(event, tx));
-    return this.parts.lanes.dispatch(this.parts.laneName, this.reactor.keyOf(event), () => this.reactor.react(event, undefined));
+    return this.reactThenCommit(this.reactor.keyOf(event), event);
   }
 
   async restore(): Promise<void> {
@@ -163,16 +163,17 @@ export class SubscriptionPipeline implements BatchHandler {
     return 'settled';
   }
 
-  private async reactThenCommit(key: string, event: StoredEvent, commit: (tx: unknown) => Promise<void>): Promise<void> {
+  /** Reacts to one event (in the commit's transaction, or in its key's lane before it), then runs `commit` if given. */
+  private async reactThenCommit(key: string, event: StoredEvent, commit?: (tx: unknown) => Promise<void>): Promise<void> {
     if (this.reactor.inTransaction) {
       await this.parts.checkpoints.run(async (tx) => {
         await this.reactor.react(event, tx);
-        await commit(tx);
+        await commit?.(tx);
       });
       return;
     }
     await this.parts.lanes.dispatch(this.parts.laneName, key, () => this.reactor.react(event, undefined));
-    await this.parts.checkpoints.run(commit);
+    if (commit) await this.parts.checkpoints.run(commit);
   }
 
   private heldBehind(events: StoredEvent[]): void {

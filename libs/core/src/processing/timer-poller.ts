@@ -36,7 +36,11 @@ export class TimerPoller {
   private async poll(): Promise<void> {
     try {
       const now = Date.now();
-      const due = (await this.timers.due(new Date(now), DUE_BATCH)).filter((timer) => this.runsHere(timer) && (this.failing.get(timer.id)?.retryAt ?? 0) <= now);
+      const pending = await this.timers.due(new Date(now), DUE_BATCH);
+      // A failing timer no longer due (cancelled, or fired by another instance) is forgotten.
+      const ids = new Set(pending.map((timer) => timer.id));
+      for (const id of this.failing.keys()) if (!ids.has(id)) this.failing.delete(id);
+      const due = pending.filter((timer) => this.runsHere(timer) && (this.failing.get(timer.id)?.retryAt ?? 0) <= now);
       await Promise.all(due.map((timer) => this.fire(timer)));
     } catch (error) {
       this.logger.error(`polling timers failed: ${(error as Error).message}`);
