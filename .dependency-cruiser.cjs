@@ -21,6 +21,8 @@ const LAYERS = [
   ['dead-letter'],
   ['processing'],
   ['maintenance'],
+  ['operations'],
+  ['live'],
   ['module'],
   ['cqrs'],
   ['testing'],

@@ -10,7 +10,7 @@ export default tseslint.config(
     languageOptions: {
       ecmaVersion: 2023,
       sourceType: 'module',
-      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', module: 'writable', require: 'readonly' },
+      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', module: 'writable', require: 'readonly', fetch: 'readonly', performance: 'readonly', setTimeout: 'readonly' },
     },
     rules: {
       // Unused arguments named with a leading underscore are deliberate (interface shapes, callbacks).

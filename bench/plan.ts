@@ -29,6 +29,8 @@ export interface BenchPlan {
   httpMs: number;
   /** SIMPLE sends (one caller) without and then with a poison event being retried. */
   poisonSamples: number;
+  /** Commits whose update one live-query client times. */
+  liveSamples: number;
   /** Each run of the append-lock figure (1, 2 and 3 appending processes, PostgreSQL). */
   appendLockMs: number;
   /** Instances in processes of their own on one PostgreSQL schema (scale-out.bench.ts). */
@@ -54,6 +56,7 @@ export const QUICK_PLAN: BenchPlan = {
   catchUpEvents: 100_000,
   httpMs: 2000,
   poisonSamples: 300,
+  liveSamples: 200,
   appendLockMs: 2000,
   scaleOut: { events: 20_000, lagRatePerSec: 200, lagMs: 3000, failoverSamples: 3, refusalMs: 2000 },
   jetStream: { events: 20_000, lagRatePerSec: 200, lagMs: 3000 },
@@ -76,6 +79,7 @@ export const FULL_PLAN: BenchPlan = {
   catchUpEvents: 1_000_000,
   httpMs: 10_000,
   poisonSamples: 2000,
+  liveSamples: 1000,
   appendLockMs: 10_000,
   scaleOut: { events: 200_000, lagRatePerSec: 500, lagMs: 10_000, failoverSamples: 10, refusalMs: 10_000 },
   jetStream: { events: 200_000, lagRatePerSec: 500, lagMs: 10_000 },

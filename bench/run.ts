@@ -20,13 +20,14 @@ import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
 import { HTTP_ADAPTERS, measureEmptyRoute, measureHttp } from './http.bench.js';
 import { measureJetStream, natsUrl } from './jetstream.bench.js';
+import { measureLive, type LiveFigures } from './live.bench.js';
 import { markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
 import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, EmptyRouteFigures, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
 import { measureScaleOut } from './scale-out.bench.js';
 import { measureSlowProjector, SLOW_PROJECTOR_MS } from './slow-projector.bench.js';
 import { round } from './stats.js';
-import { checkTargets, httpTargets, poisonTargets, scaleOutTargets, slowProjectorTargets, workflowPoisonTargets } from './targets.js';
+import { checkTargets, httpTargets, liveTargets, poisonTargets, scaleOutTargets, slowProjectorTargets, workflowPoisonTargets } from './targets.js';
 
 const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
 const RAW_CALLERS = 64;
@@ -237,7 +238,28 @@ async function poisonOnly(plan: BenchPlan, url: string): Promise<void> {
   console.log(JSON.stringify({ poison, workflowPoison, targets: [...poisonTargets(poison), ...workflowPoisonTargets(workflowPoison)] }, null, 2));
 }
 
-const SECTIONS = ['scale-out', 'slow-projector', 'poison', 'http'] as const;
+/** `--only live`: live queries on each database, printed with their targets and kept in bench/results/live.json. */
+async function liveOnly(plan: BenchPlan, url: string): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const live: Partial<Record<'sqlite' | 'postgres', LiveFigures>> = {};
+  const databases: BenchDatabase[] = [sqliteDatabase()];
+  const probe = await postgresDatabase(url);
+  if ('skipped' in probe) log(probe.skipped);
+  else databases.push(probe);
+  for (const db of databases) {
+    log(`${db.kind}: live queries: ${plan.liveSamples} commits to one client, then ${LIVE_SUBSCRIBERS} subscribers and one change`);
+    live[db.kind] = await measureLive(db.store, plan.liveSamples, LIVE_SUBSCRIBERS).finally(() => db.cleanup());
+  }
+  const machine = machineInfo();
+  const results = { mode: plan.mode, startedAt, machine: { ...machine, loadAverage: { ...machine.loadAverage, end: loadAverage() } }, live, targets: liveTargets(live) };
+  console.log(JSON.stringify(results, null, 2));
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(join(RESULTS_DIR, 'live.json'), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+const LIVE_SUBSCRIBERS = 1000;
+
+const SECTIONS = ['scale-out', 'slow-projector', 'poison', 'http', 'live'] as const;
 
 /** `--only <section>`: one section alone. */
 function onlySection(args: string[]): (typeof SECTIONS)[number] | undefined {
@@ -256,6 +278,7 @@ async function main(): Promise<void> {
   if (only === 'slow-projector') return slowProjectorOnly(plan);
   if (only === 'poison') return poisonOnly(plan, url);
   if (only === 'http') return httpOnly(plan, url);
+  if (only === 'live') return liveOnly(plan, url);
   const startedAt = new Date().toISOString();
   const machine = machineInfo();
   const skipped: string[] = [];

@@ -1,3 +1,4 @@
+import type { LiveFigures } from './live.bench.js';
 import type { CommandFigures } from './command.bench.js';
 import type { DatabaseKind } from './databases.js';
 import { HTTP_ADAPTERS } from './http.bench.js';
@@ -167,4 +168,24 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): Target[] {
   targets.push(...slowProjectorTargets(results));
   targets.push(...scaleOutTargets(results));
   return targets;
+}
+
+/** Live queries: a commit reaches its one watching client quickly; many clients on one process. */
+export function liveTargets(live: Partial<Record<'sqlite' | 'postgres', LiveFigures>>): Target[] {
+  return (['sqlite', 'postgres'] as const).flatMap((db) => {
+    const figures = live[db];
+    if (!figures) return [];
+    return [
+      {
+        name: `live query: commit to client p99 < 50 ms, one instance (${db})`,
+        met: figures.commitToClient.p99Ms < 50,
+        detail: `p50 ${figures.commitToClient.p50Ms} ms, p99 ${figures.commitToClient.p99Ms} ms over ${figures.commitToClient.samples} commits`,
+      },
+      {
+        name: `live query: ${figures.subscribers} open subscribers on one process, each reached by one change (${db})`,
+        met: figures.subscribers >= 1000,
+        detail: `${figures.heapKbPerSubscriber} kB of heap per subscriber (both ends of each connection); one change reached all in ${figures.fanOutMs} ms`,
+      },
+    ];
+  });
 }

@@ -5,7 +5,10 @@ import { DepositFunds, RegisterPlayer, ReleaseFunds, RenamePlayer, ReserveFunds,
 import { createMergeApp } from './support/merge-app.js';
 import { ledgerViolations, type CommandOutcome } from './support/player-ledger.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { propertyRuns, propertyTimeoutMs } from './support/property-runs.js';
 import { EventSourcingRegistry, replay } from '@nest-es/core/internal';
+
+const RUNS = propertyRuns(25);
 
 interface Op {
   kind: 'deposit' | 'withdraw' | 'rename' | 'reserve' | 'release';
@@ -105,7 +108,7 @@ describe('property: random interleavings of player commands with stale sequences
         // Merged commands still ran their business rules on the actual state.
         expect(replayed.available).toBeGreaterThanOrEqual(0);
       }),
-      { numRuns: 25 },
+      { numRuns: RUNS },
     );
-  });
+  }, propertyTimeoutMs(RUNS, 1_000));
 });

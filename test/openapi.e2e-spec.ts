@@ -1,6 +1,7 @@
 // The OpenAPI document at /docs-json: valid OpenAPI, one operation per command with its body schema,
 // headers and error responses, and every documented command accepted when sent as documented.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
@@ -70,6 +71,12 @@ function commandOperations(): [string, Operation][] {
 describe('the OpenAPI document', () => {
   it('is valid OpenAPI', async () => {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+  });
+
+  it("names the project and the framework's version, and shows the command route whole", () => {
+    const core = JSON.parse(readFileSync(new URL('../libs/core/package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(document.info).toMatchObject({ title: 'The nest-es poker app', version: core.version });
+    expect(document.info.description).toContain('POST /commands/{aggregateType}/{aggregateId}/{commandType}');
   });
 
   it('documents each command with its body schema, headers and error responses instead of the generic route', () => {

@@ -3,8 +3,12 @@ import { AggregateReader } from '@nest-es/core';
 import { VARIANTS, type Variant } from '../apps/poker/src/cards/index.js';
 import { type CommandAnswer, PokerApiError } from '../apps/poker/src/client/poker-client.js';
 import type { HandState } from '../apps/poker/src/hand/index.js';
+import type { BuyInOutcome } from '../apps/poker/src/http/buy-in.dto.js';
 import { eventually } from './support/poker-server.js';
 import { usePokerServer } from './support/poker-server-suite.js';
+import { propertyRuns, propertyTimeoutMs } from './support/property-runs.js';
+
+const RUNS = propertyRuns(12);
 
 /** One random step: a legal move, an illegal one, or the same legal move sent twice at once. */
 interface Step {
@@ -19,12 +23,13 @@ interface Game {
   buyIns: number[];
   hands: number;
   steps: Step[];
-  cashier: Array<{ player: number; amount: number }>;
+  /** Between hands: withdrawals from a bankroll, and top-ups of a stack from it. */
+  cashier: Array<{ player: number; amount: number; topUp: boolean }>;
 }
 
 type Refusal = 'INVALID_ARGUMENT' | 'FAILED_PRECONDITION';
 interface Attempt {
-  command: 'PlayerAction' | 'RequestDraw';
+  command: 'PlayerAction' | 'RequestDraw' | 'RevealCards';
   body: Record<string, unknown>;
   /** Absent: the move is legal and must be accepted. */
   refused?: Refusal;
@@ -42,7 +47,7 @@ const gameArb: fc.Arbitrary<Game> = fc.record({
   buyIns: fc.array(fc.integer({ min: 100, max: 600 }), { minLength: 2, maxLength: 4 }),
   hands: fc.integer({ min: 1, max: 3 }),
   steps: fc.array(stepArb, { minLength: 10, maxLength: 40 }),
-  cashier: fc.array(fc.record({ player: fc.nat(3), amount: fc.integer({ min: 1, max: 1500 }) }), { maxLength: 3 }),
+  cashier: fc.array(fc.record({ player: fc.nat(3), amount: fc.integer({ min: 1, max: 1500 }), topUp: fc.boolean() }), { maxLength: 3 }),
 });
 
 /** The moves open to the player on turn, given the hand as the write side has it. */
@@ -81,21 +86,34 @@ function illegalMoves(hand: HandState): Attempt[] {
   return moves;
 }
 
-/** In the draw: a player still to draw exchanges some cards, or someone breaks a rule of drawing. */
+/** Players still in, in turn order from the first left of the dealer. */
+function inTurnOrder(hand: HandState): HandState['players'] {
+  const still = hand.players.filter((p) => !p.folded).sort((a, b) => a.position - b.position);
+  const first = still.findIndex((p) => p.position > hand.dealerPosition);
+  return first <= 0 ? still : [...still.slice(first), ...still.slice(0, first)];
+}
+
+/** In the draw: the player whose turn it is exchanges some cards, or someone breaks a rule of drawing (drawing out of turn among them). */
 function drawMoves(hand: HandState, step: Step): Attempt[] {
-  const still = hand.players.filter((p) => !p.folded);
-  const toDraw = still.filter((p) => !p.hasDrawn);
-  if (step.kind !== 'illegal') {
-    const player = toDraw[step.pick % toDraw.length];
-    return [{ command: 'RequestDraw', body: { playerId: player.playerId, discardIndices: [0, 1, 2, 3, 4].filter((i) => step.amount & (1 << i)) } }];
-  }
+  const toDraw = inTurnOrder(hand).filter((p) => !p.hasDrawn);
   const playerId = toDraw[0].playerId;
+  if (step.kind !== 'illegal') {
+    return [{ command: 'RequestDraw', body: { playerId, discardIndices: [0, 1, 2, 3, 4].filter((i) => step.amount & (1 << i)) } }];
+  }
   return [
     { command: 'RequestDraw', body: { playerId, discardIndices: [1, 1] }, refused: 'INVALID_ARGUMENT' },
     { command: 'RequestDraw', body: { playerId, discardIndices: [5] }, refused: 'INVALID_ARGUMENT' },
     { command: 'PlayerAction', body: { playerId, action: 'CHECK' }, refused: 'FAILED_PRECONDITION' },
     ...hand.players.filter((p) => p.folded || p.hasDrawn).map((p) => ({ command: 'RequestDraw' as const, body: { playerId: p.playerId, discardIndices: [] }, refused: 'FAILED_PRECONDITION' as const })),
+    ...toDraw.slice(1).map((p) => ({ command: 'RequestDraw' as const, body: { playerId: p.playerId, discardIndices: [] }, refused: 'FAILED_PRECONDITION' as const })),
   ];
+}
+
+/** At the showdown: the player whose turn it is (a hand that cannot win yet) shows or mucks, or someone else tries out of turn. */
+function showdownMoves(hand: HandState, step: Step): Attempt[] {
+  const playerId = hand.actionOn!;
+  if (step.kind !== 'illegal') return [{ command: 'RevealCards', body: { playerId, muck: step.amount % 2 === 0 } }];
+  return hand.players.filter((p) => p.playerId !== playerId).map((p) => ({ command: 'RevealCards' as const, body: { playerId: p.playerId, muck: step.amount % 2 === 0 }, refused: 'FAILED_PRECONDITION' as const }));
 }
 
 describe('chips are conserved and every illegal move is refused with a code (property)', () => {
@@ -146,6 +164,9 @@ describe('chips are conserved and every illegal move is refused with a code (pro
       if (hand.status === 'drawing') {
         const moves = drawMoves(hand, step);
         await attempt(handId, moves[step.pick % moves.length]);
+      } else if (hand.status === 'showdown' && hand.actionOn) {
+        const moves = showdownMoves(hand, step);
+        await attempt(handId, moves[step.pick % moves.length]);
       } else if (hand.status === 'betting') {
         const moves = step.kind === 'illegal' ? illegalMoves(hand) : legalMoves(hand, step);
         const move = moves[step.pick % moves.length];
@@ -183,6 +204,16 @@ describe('chips are conserved and every illegal move is refused with a code (pro
           for (const move of game.cashier) {
             const playerId = players[move.player % players.length];
             const { available } = await suite.client.balance(playerId);
+            if (move.topUp) {
+              // Up to the table's maxBuyIn (1000), through the buy-in flow: the chips move from the bankroll to the stack.
+              const stack = (await suite.client.table(tableId)).seats.find((seat) => seat.playerId === playerId)!.stack;
+              const outcome = await suite.client
+                .request<BuyInOutcome>('POST', `/tables/${tableId}/top-up`, { playerId, amount: move.amount }, suite.client.signedAs(playerId))
+                .catch((error: PokerApiError) => error);
+              if (move.amount > available) expect(outcome).toMatchObject({ status: 409, body: { code: 'FAILED_PRECONDITION' } });
+              else expect(outcome).toMatchObject(stack + move.amount > 1000 ? { status: 'FAILED', code: 'INVALID_AMOUNT' } : { status: 'COMPLETED' });
+              continue;
+            }
             const sent = await suite.client
               .command('player', playerId, 'WithdrawFunds', { amount: move.amount }, { 'Sync-Mode': 'simple' })
               .catch((error: PokerApiError) => error);
@@ -203,7 +234,7 @@ describe('chips are conserved and every illegal move is refused with a code (pro
         expect(balances.every((b) => b.reserved === 0)).toBe(true);
         expect(balances.reduce((sum, b) => sum + b.bankroll, 0)).toBe(bank);
       }),
-      { numRuns: 12 },
+      { numRuns: RUNS },
     );
-  });
+  }, propertyTimeoutMs(RUNS, 1_000));
 });

@@ -1,9 +1,11 @@
 import { EVENT_STORE, type EventStore } from '@nest-es/core';
 import { TIMER_STORE } from '@nest-es/core/internal';
 import { type TimerStore } from '@nest-es/core/adapter';
-import { bestHandFor, type Card, type Variant, VARIANTS } from '../apps/poker/src/cards/index.js';
+import { bestHandFor, type Card, compareHands, shuffledDeck, type Variant, VARIANTS } from '../apps/poker/src/cards/index.js';
 import { PokerApiError } from '../apps/poker/src/client/poker-client.js';
 import type { ActionTimeout } from '../apps/poker/src/flows/index.js';
+import type { BuyInOutcome } from '../apps/poker/src/http/buy-in.dto.js';
+import type { LeaderboardPage } from '../apps/poker/src/read-models/index.js';
 import { checkOrCall, eventually, foldToOne, playOut } from './support/poker-server.js';
 import { usePokerServer } from './support/poker-server-suite.js';
 
@@ -74,8 +76,14 @@ describe('poker over HTTP: hands, flows and read models', () => {
       const bigBlind = ids[2];
       const hand = await events('hand', handId);
       expect(hand.find((e) => e.type === 'PotAwarded')!.payload.awards).toEqual([{ playerId: bigBlind, amount: 15 }]);
-      expect(hand.filter((e) => e.type === 'CardsRevealed').map((e) => e.payload.playerId)).toEqual([bigBlind]);
+      // Uncontested: the winner shows no card, in the hand's events or in what anyone else sees.
+      expect(hand.filter((e) => e.type === 'CardsRevealed' || e.type === 'CardsMucked')).toEqual([]);
       expect(hand.some((e) => e.type === 'CommunityCardsDealt' || e.type === 'DrawCompleted')).toBe(false);
+      expect(view.hand!.players.map((p) => [p.shown, p.ranking])).toEqual(ids.map(() => [null, null]));
+      const asLoser = await suite.client.table(tableId, ids[0]);
+      expect(asLoser.hand!.players.find((p) => p.playerId === bigBlind)!.shown).toBeNull();
+      const state = await suite.client.request<{ state: { players: Array<{ playerId: string; holeCards: string[] | null }> } }>('GET', `/aggregates/hand/${handId}`, undefined, suite.client.signedAs(ids[0]));
+      expect(state.state.players.find((p) => p.playerId === bigBlind)!.holeCards).toBeNull();
       expect(view.seats.map((s) => [s.playerId, s.stack])).toEqual([
         [ids[0], 500],
         [ids[1], 495],
@@ -213,6 +221,95 @@ describe('poker over HTTP: hands, flows and read models', () => {
     expect((await suite.client.table(tableId)).seats.map((s) => s.sittingOut)).toEqual([false, false, false]);
   });
 
+  it('at the showdown, lets a losing player muck in turn once the first hand is shown', async () => {
+    const { tableId, ids } = await tableWith('TEXAS_HOLDEM', ['uma', 'vin']);
+    const [uma, vin] = ids;
+    // Heads-up, uma deals: vin is dealt the 1st and 3rd cards, uma the 2nd and 4th, then the board.
+    // Checked down, vin (left of the dealer) shows first; a seed where his hand beats hers.
+    const beats = (deck: Card[]) => compareHands(bestHandFor('TEXAS_HOLDEM', [deck[0], deck[2]], deck.slice(4, 9)), bestHandFor('TEXAS_HOLDEM', [deck[1], deck[3]], deck.slice(4, 9))) > 0;
+    let seed = 0;
+    while (!beats(shuffledDeck(`muck-${seed}`))) seed++;
+    const { handId } = await suite.client.startHand(tableId, `muck-${seed}`);
+    const onTurn: string[] = [];
+    const view = await playOut(suite.client, tableId, checkOrCall, (hand) => {
+      onTurn.push(hand.actionOn!);
+      return 'muck';
+    });
+    expect(onTurn).toEqual([uma]);
+    const hand = await events('hand', handId);
+    expect(hand.filter((e) => e.type === 'CardsRevealed' || e.type === 'CardsMucked').map((e) => [e.type, e.payload.playerId])).toEqual([
+      ['CardsRevealed', vin],
+      ['CardsMucked', uma],
+    ]);
+    expect(hand.find((e) => e.type === 'PotAwarded')!.payload.awards).toEqual([{ playerId: vin, amount: 20 }]);
+    expect(view.hand!.players.map((p) => [p.playerId, p.shown !== null, p.mucked])).toEqual([
+      [vin, true, false],
+      [uma, false, true],
+    ]);
+    expect(stackSum(view)).toBe(1000);
+  });
+
+  describe('topping up', () => {
+    const topUp = (tableId: string, playerId: string, amount: number, as = playerId) =>
+      suite.client.request<BuyInOutcome>('POST', `/tables/${encodeURIComponent(tableId)}/top-up`, { playerId, amount }, suite.client.signedAs(as));
+
+    it("adds chips from the bankroll to a seated player's stack between hands, up to the maxBuyIn, through the buy-in flow", async () => {
+      const { tableId, ids } = await tableWith('TEXAS_HOLDEM', ['wes', 'xia']);
+      const [wes, xia] = ids;
+      const done = await topUp(tableId, wes, 300);
+      expect(done).toMatchObject({ playerId: wes, tableId, seat: 0, amount: 300, status: 'COMPLETED' });
+      expect(await processEvents('buy-in', done.buyInId)).toEqual(['BuyInInitiated', 'BuyInCompleted']);
+      expect(await suite.client.balance(wes)).toEqual({ playerId: wes, bankroll: 1000, reserved: 800, available: 200 });
+      expect((await suite.client.table(tableId)).seats.find((s) => s.playerId === wes)).toEqual({ seat: 0, playerId: wes, stack: 800, sittingOut: false });
+
+      // Only between hands.
+      await suite.client.startHand(tableId);
+      const during = await topUp(tableId, xia, 100);
+      expect(during).toMatchObject({ status: 'FAILED', code: 'SEATING_REJECTED', reason: expect.stringMatching(/cannot top up during hand .+: top up between hands$/) });
+      expect(await suite.client.balance(xia)).toEqual({ playerId: xia, bankroll: 1000, reserved: 500, available: 500 });
+      // wes deals, acts first and folds: xia wins his small blind.
+      await playOut(suite.client, tableId, foldToOne);
+
+      // Past the table's maxBuyIn: refused, and only the top-up is released; up to it, credited.
+      const over = await topUp(tableId, xia, 496);
+      expect(over).toMatchObject({ status: 'FAILED', code: 'INVALID_AMOUNT', reason: `a top-up of 496 would bring ${xia}'s stack of 505 to 1001, above the table's maxBuyIn 1000` });
+      expect(await suite.client.balance(xia)).toEqual({ playerId: xia, bankroll: 1000, reserved: 500, available: 500 });
+      expect(await topUp(tableId, xia, 495)).toMatchObject({ status: 'COMPLETED', seat: 1 });
+      expect(await suite.client.balance(xia)).toEqual({ playerId: xia, bankroll: 1000, reserved: 995, available: 5 });
+      expect((await suite.client.table(tableId)).seats.map((s) => s.stack)).toEqual([795, 1000]);
+
+      // Leaving settles each stack against all the player brought to the table.
+      for (const id of ids) await suite.client.leave(tableId, id);
+      const balances = await Promise.all(ids.map((id) => suite.client.balance(id)));
+      expect(balances.map((b) => b.reserved)).toEqual([0, 0]);
+      expect(balances.reduce((sum, b) => sum + b.bankroll, 0)).toBe(2000);
+    });
+
+    it('refuses at once a player with no seat there, someone topping up another, and a malformed amount', async () => {
+      const { tableId, ids } = await tableWith('OMAHA', ['yan']);
+      await suite.client.registerPlayer(`zoe-${tables}`, 'Zoe');
+      const unseated = await topUp(tableId, `zoe-${tables}`, 100).catch((error: PokerApiError) => error);
+      expect(unseated).toMatchObject({ status: 409, body: { code: 'FAILED_PRECONDITION', message: `no funds are reserved for table ${tableId}: buy in before topping up` } });
+      const other = await topUp(tableId, ids[0], 100, `zoe-${tables}`).catch((error: PokerApiError) => error);
+      expect(other).toMatchObject({ status: 403, body: { code: 'PERMISSION_DENIED' } });
+      const malformed = await topUp(tableId, ids[0], 0).catch((error: PokerApiError) => error);
+      expect(malformed).toMatchObject({ status: 400, body: { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/amount must be a positive whole number of chips, got 0/) } });
+      expect(await suite.client.balance(ids[0])).toEqual({ playerId: ids[0], bankroll: 1000, reserved: 500, available: 500 });
+    });
+  });
+
+  it('lets only a player seated at the table have its bots move: anyone else is refused with 403', async () => {
+    const { tableId, ids } = await tableWith('TEXAS_HOLDEM', ['abe', 'bea']);
+    const outsider = `cal-${tables}`;
+    await suite.client.registerPlayer(outsider, 'Cal');
+    await suite.client.startHand(tableId);
+    const botsAct = (as: string) => suite.client.request<unknown[]>('POST', `/tables/${tableId}/bots/act`, {}, suite.client.signedAs(as));
+    const refused = await botsAct(outsider).catch((error: PokerApiError) => error);
+    expect(refused).toMatchObject({ status: 403, body: { code: 'PERMISSION_DENIED', message: `${outsider} is not seated at table ${tableId}: only its players may have its bots move` } });
+    expect(await botsAct(ids[1])).toEqual([]);
+    await playOut(suite.client, tableId, foldToOne);
+  });
+
   it('serves the web page at / and the OpenAPI document at /docs', async () => {
     const page = await fetch(`${suite.client.baseUrl}/`);
     expect(page.status).toBe(200);
@@ -222,5 +319,36 @@ describe('poker over HTTP: hands, flows and read models', () => {
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining(['/tables/{tableId}/buy-in', '/players/{playerId}/balance', '/leaderboard', '/tables/{tableId}', '/auth/register', '/commands/player/{aggregateId}/RenamePlayer']),
     );
+  });
+
+  describe('the leaderboard', () => {
+    const page = (query: string, as?: string) => suite.client.request<LeaderboardPage>('GET', `/leaderboard${query}`, undefined, as ? suite.client.signedAs(as) : {});
+
+    it('pages with limit and offset, bounded, and shows the signed-in player their own row and rank, on the page or not', async () => {
+      for (const name of ['dax', 'eli', 'fox', 'gia']) await suite.client.registerPlayer(`${name}-board`, name);
+      const all = await eventually(() => page('?limit=100'), (board) => board.entries.some((entry) => entry.playerId === 'gia-board'), 'the new players on the leaderboard');
+      expect(all.total).toBe(all.entries.length);
+      expect(all.entries.map((entry) => entry.rank)).toEqual(all.entries.map((_, i) => i + 1));
+      expect(all.total).toBeGreaterThan(8);
+
+      const second = await page('?limit=3&offset=2');
+      expect(second).toEqual({ entries: all.entries.slice(2, 5), total: all.total, limit: 3, offset: 2, nextOffset: 5, you: null });
+      expect(second.entries.map((entry) => entry.rank)).toEqual([3, 4, 5]);
+      const last = await page(`?limit=3&offset=${all.total - 1}`);
+      expect(last).toMatchObject({ entries: [all.entries.at(-1)], nextOffset: null });
+      expect((await page('')).entries).toEqual(all.entries.slice(0, 20));
+
+      // The last-ranked player, signed in, sees their own row with its rank, off the page.
+      const bottom = all.entries.at(-1)!;
+      const signed = suite.client.tokenOf(bottom.playerId) ? bottom : all.entries.findLast((entry) => suite.client.tokenOf(entry.playerId))!;
+      expect(signed.rank).toBeGreaterThan(3);
+      expect((await page('?limit=3', signed.playerId)).you).toEqual(signed);
+      expect((await page(`?limit=1&offset=${signed.rank - 1}`, signed.playerId))).toMatchObject({ entries: [signed], you: signed });
+    });
+
+    it.each(['?limit=0', '?limit=101', '?limit=ten', '?offset=-1', '?offset=1.5', '?limit=1&limit=2'])('refuses %s with 400', async (query) => {
+      const refused = await page(query).catch((error: PokerApiError) => error);
+      expect(refused).toMatchObject({ status: 400, body: { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^(limit must be a whole number from 1 to 100|offset must be a whole number from 0 to \d+), given once; got /) } });
+    });
   });
 });

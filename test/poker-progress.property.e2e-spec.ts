@@ -7,6 +7,9 @@ import type { HandState } from '../apps/poker/src/hand/index.js';
 import type { TableState } from '../apps/poker/src/table/index.js';
 import { eventually } from './support/poker-server.js';
 import { usePokerServer } from './support/poker-server-suite.js';
+import { propertyRuns, propertyTimeoutMs } from './support/property-runs.js';
+
+const RUNS = propertyRuns(6);
 
 /** Which `Correlation-Id` a request carries: none, the hand's own (StartHand's), another hand's, a made-up one. */
 type Header = 'none' | 'own' | 'other-table' | 'made-up' | 'stale';
@@ -152,7 +155,7 @@ describe('every table can finish its hand and be left, whatever the requests (pr
         }
       }),
       // A failing case is reported as found: shrinking would replay it, wedged tables and all.
-      { seed: 1616, numRuns: 6, endOnFailure: true },
+      { seed: 1616, numRuns: RUNS, endOnFailure: true },
     );
-  }, 300_000);
+  }, propertyTimeoutMs(RUNS, 10_000));
 });

@@ -69,7 +69,9 @@ describe('poker over HTTP: the server drives the hand', () => {
       if (view.status === 'waiting') break;
       // No Correlation-Id on the person's move: the hand flow follows it by its hand id. CASCADE:
       // the table view shows the move when it returns, so the next look does not see the same turn.
-      await suite.client.command('hand', handId, 'PlayerAction', { playerId: person, action: view.hand!.amountToCall > 0 ? 'CALL' : 'CHECK' }, { 'Sync-Mode': 'cascade' });
+      // At the showdown the turn comes to the person only with a hand that cannot win: mucked.
+      if (view.hand!.phase === 'SHOWDOWN') await suite.client.command('hand', handId, 'RevealCards', { playerId: person, muck: true }, { 'Sync-Mode': 'cascade' });
+      else await suite.client.command('hand', handId, 'PlayerAction', { playerId: person, action: view.hand!.amountToCall > 0 ? 'CALL' : 'CHECK' }, { 'Sync-Mode': 'cascade' });
     }
     expect((await suite.client.table(tableId)).hand).toMatchObject({ handId, phase: 'COMPLETE' });
   });

@@ -90,6 +90,8 @@ describe('the poker web page', () => {
         }
         await page.click('#check-call');
       }
+      // At the showdown the turn comes to her only with a hand that cannot win: she mucks it.
+      if (await page.isVisible('#showdown-controls')) await page.click('#muck');
       await page.waitForTimeout(100);
     }
 
@@ -172,6 +174,54 @@ describe('the poker web page', () => {
     expect(await own.textContent('#left-balance')).toBe(`Bankroll ${balances[0].bankroll} · at the table 0 · available ${balances[0].bankroll}`);
     expect((await server.client.table(tableId)).seats).toEqual([]);
     await own.close();
+  });
+
+  it('pushes every move to both players: two pages play a hand with no polling request after they connect', async () => {
+    const ann = await sitDown('Ann', '1', `seed=two-pages&botDelayMs=${BOT_DELAY_MS}`);
+    const { tableId } = await sessionOf(ann);
+    const bob = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+    await bob.goto(`${server.client.baseUrl}/?table=${encodeURIComponent(tableId)}`);
+    await bob.fill('#name', 'Bob');
+    await bob.click('#create');
+    await bob.waitForSelector('#game:not(.hidden)', { timeout: 15_000 });
+    // Bob's buy-in reaches Ann's page by itself.
+    await untilCount(ann, '.seat', 3);
+    await untilCount(bob, '.seat', 3);
+
+    // From here on each page may only send its own moves: no GET, no polling.
+    const sent: string[] = [];
+    for (const [who, page] of [['ann', ann], ['bob', bob]] as const) page.on('request', (request) => sent.push(`${who} ${request.method()} ${new URL(request.url()).pathname}`));
+    const turnOf = (page: Page) => page.textContent('#turn');
+    const delays: number[] = [];
+    await ann.click('#deal');
+    await untilCount(bob, '#my-cards .card', 2);
+    const deadline = Date.now() + 60_000;
+    while (!((await ann.isVisible('#deal')) && (await bob.isVisible('#deal')))) {
+      if (Date.now() > deadline) throw new Error(`the hand did not end; Ann's page shows: ${await ann.textContent('#felt')}`);
+      for (const [page, other] of [[ann, bob], [bob, ann]] as const) {
+        const control = (await page.isVisible('#actions')) ? '#check-call' : (await page.isVisible('#showdown-controls')) ? '#muck' : undefined;
+        if (!control) continue;
+        const before = await turnOf(other);
+        const answered = page.waitForResponse((response) => response.request().method() === 'POST');
+        await page.click(control);
+        await answered;
+        // The move reaches the other page with no request of its own: pushed.
+        const movedAt = Date.now();
+        await other.waitForFunction(
+          ([text]) => (globalThis as unknown as { document: PageDocument }).document.querySelector('#turn')?.textContent !== text,
+          [before] as [string | null],
+          { timeout: 5_000 },
+        );
+        delays.push(Date.now() - movedAt);
+      }
+      await ann.waitForTimeout(50);
+    }
+    expect(delays.length).toBeGreaterThan(0);
+    expect(sent.filter((request) => !/ POST \/commands\/(hand|table)\//.test(request))).toEqual([]);
+    console.log(`poker page push: ${delays.length} moves seen by the other page, max ${Math.max(...delays)} ms after the move was answered`);
+    expect(Math.max(...delays)).toBeLessThan(1_000);
+    await bob.close();
+    await ann.close();
   });
 
   it('lets the bots finish the hand at their pace after the page is closed', async () => {

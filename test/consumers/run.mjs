@@ -1,20 +1,27 @@
 // Consumer fixtures: the packages as a user gets them. Packs every @nest-es package under libs/
 // (built first by `npm run test:consumers`) and checks what each tarball holds, then for each fixture
 // creates an app in a fresh folder outside the repository, installs the tarballs it uses and its
-// pinned dependencies from the registry in one `npm install`, checks which packages came with them,
-// compiles it with its own tsconfig and runs it:
-// - nest11-cjs, nest12-esm: the shared app in app/src on @nest-es/core, typeorm, http (and the cli's
-//   `nest-es --help`); boots on a free port, sends commands over HTTP, reads its projection and the
+// dependencies from the registry in one `npm install` (with the Node 20 overrides of
+// docs/installation.md, and no engine warning allowed), checks which packages came with them,
+// compiles it with the compiler settings of docs/installation.md (no skipLibCheck) and runs it:
+// - nest11-cjs (SQLite), nest12-esm (PostgreSQL): the shared app in app/src on @nest-es/core,
+//   typeorm, http (and the cli's `nest-es --help`); runs its spec under the Jest set-up of
+//   docs/testing.md, boots on a free port, sends commands over HTTP, reads its projection and the
 //   aggregate, stops with SIGTERM;
 // - core-only: only @nest-es/core on the in-memory adapter, no HTTP: an application context that
-//   sends commands through the CommandGateway, reads them back, closes and exits by itself.
+//   sends commands through the CommandGateway, reads them back, closes and exits by itself;
+// - readme: the README's install line as written and the quick-start example the README shows.
 // Usage: node test/consumers/run.mjs [fixture-name...]   (KEEP_CONSUMERS=1 keeps the temp folders)
-import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { packLibrary } from '../../scripts/pack-libs.mjs';
 import { PACKAGES } from '../../scripts/packages.mjs';
+import { documentedInstall, documentedJestConfig, documentedOverrides, documentedTsconfig } from './documented.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const workspace = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,15 +37,17 @@ const NOT_WITH_CORE = ['typeorm', 'pg', 'better-sqlite3', 'helmet', 'cors', '@ne
  * and what must not be in its node_modules (a name, or a scope such as @nats-io, at any depth).
  */
 const FIXTURES = [
-  // No prom-client, pg or @nestjs/cqrs installed: the optional peers stay optional.
-  { name: 'nest11-cjs', title: 'Nest 11, CommonJS, TypeORM 0.3', shared: 'all', packages: ['core', 'typeorm', 'http', 'cli'], run: 'http', env: { METRICS: 'off' }, metrics: false, absent: ['pg', 'prom-client', '@nestjs/cqrs', '@nats-io'] },
-  { name: 'nest12-esm', title: 'Nest 12, ES modules, TypeORM 1.x', shared: 'all', packages: ['core', 'typeorm', 'http', 'cli'], run: 'http', env: {}, metrics: true, absent: ['pg', '@nestjs/cqrs', '@nats-io'] },
+  // Each installs one driver only, and no @nestjs/cqrs: the optional peers stay optional.
+  { name: 'nest11-cjs', title: 'Nest 11, CommonJS, TypeORM 0.3, SQLite', shared: 'all', packages: ['core', 'typeorm', 'http', 'cli'], run: 'http', jest: 'cjs', env: { METRICS: 'off' }, metrics: false, absent: ['pg', 'prom-client', '@nestjs/cqrs', '@nats-io'] },
+  { name: 'nest12-esm', title: 'Nest 12, ES modules, TypeORM 1.x, PostgreSQL', shared: 'all', packages: ['core', 'typeorm', 'http', 'cli'], run: 'http', jest: 'esm', postgres: true, env: {}, metrics: true, absent: ['better-sqlite3', '@nestjs/cqrs', '@nats-io'] },
   { name: 'core-only', title: 'Nest 12, ES modules, @nest-es/core alone on the in-memory adapter', shared: ['account.aggregate.ts'], packages: ['core'], run: 'context', env: {}, absent: NOT_WITH_CORE },
+  { name: 'readme', title: "the README's install line and example, ES modules, SQLite", readme: true, run: 'readme', env: {}, absent: ['pg', '@nestjs/cqrs', '@nats-io'] },
 ];
 
 /** What a tarball may hold besides the entries of its exports: built JS, declarations, source maps, README, LICENSE, package.json. */
 const SHIPPABLE = /^(.*\.js|.*\.js\.map|.*\.d\.ts|.*\.d\.ts\.map|README\.md|LICENSE|package\.json)$/;
 const BOOT_TIMEOUT_MS = 60_000;
+const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const STOP_TIMEOUT_MS = 20_000;
 
 let passed = 0;
@@ -62,12 +71,10 @@ function targets(map) {
   return Object.values(map).flatMap(targets);
 }
 
-/** Packs libs/<name> and checks the tarball; resolves with its path. */
+/** Packs libs/<name> and checks the tarball; returns its path. */
 function pack(name, destination) {
-  const folder = join(workspace, 'libs', name);
-  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  const { manifest, packed, path } = packLibrary(name, destination);
   console.log(`npm pack of ${manifest.name}`);
-  const [packed] = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', destination], folder));
   const paths = packed.files.map((file) => file.path);
   const required = ['README.md', 'LICENSE', 'package.json', ...targets(manifest.exports), ...targets(manifest.bin ?? {})];
   const unexpected = paths.filter((path) => !required.includes(path) && (!SHIPPABLE.test(path.split('/').pop()) || /\.spec\./.test(path)));
@@ -75,7 +82,7 @@ function pack(name, destination) {
   const missing = [...new Set(required)].filter((path) => !paths.includes(path));
   check(`has README.md, LICENSE and the entries of its exports${manifest.bin ? ' and bin' : ''}`, missing.length === 0, `missing ${missing.join(', ')}`);
   console.log(`  ${packed.filename}: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(1)} kB packed, ${(packed.unpackedSize / 1024).toFixed(1)} kB unpacked`);
-  return join(destination, packed.filename);
+  return path;
 }
 
 /** Every package folder under node_modules, nested ones too: `name` or `@scope/name` -> found. */
@@ -182,6 +189,55 @@ async function exerciseHttp(fixture, folder) {
   }
 }
 
+/** A port nothing listens on now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once GET /health answers 200, or rejects after the boot timeout or when the app exits. */
+async function healthy(base, child) {
+  const deadline = Date.now() + BOOT_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
+    const status = await fetch(`${base}/health`).then((response) => response.status, () => 0);
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`/health not 200 within ${BOOT_TIMEOUT_MS} ms`);
+}
+
+/** The README's example as the README runs it: its curl requests, then SIGTERM. */
+async function exerciseReadme(folder) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['dist/main.js'], { cwd: folder, env: { ...process.env, PORT: String(port), DATABASE_FILE: join(folder, 'app.sqlite') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  try {
+    await healthy(base, child);
+    check('boots as written and answers /health', true);
+    const registered = await send(base, '/commands/player/bob/RegisterPlayer', { displayName: 'Bob' });
+    check('takes RegisterPlayer over HTTP', registered.status === 200 && registered.body?.sequence === 1, JSON.stringify(registered));
+    const deposited = await send(base, '/commands/player/bob/DepositFunds', { amount: 250 }, { 'Command-Id': 'deposit-2', 'Sync-Mode': 'simple' });
+    check('takes a SIMPLE DepositFunds', deposited.status === 200 && deposited.body?.sequence === 2, JSON.stringify(deposited));
+    const read = await fetch(`${base}/aggregates/player/bob`).then((response) => response.json());
+    check('reads the player as the README shows', JSON.stringify(read) === JSON.stringify({ state: { registered: true, bankroll: 250 }, sequence: 2 }), JSON.stringify(read));
+  } catch (error) {
+    check('boots as written and answers /health', false, `${error.message}\n${output}`);
+  } finally {
+    const exit = await stop(child);
+    check('stops on SIGTERM with exit code 0', exit === 0, `${exit}\n${output}`);
+  }
+}
+
 /** The core alone: the app sends and reads through the CommandGateway, prints `result {...}` and ends by itself. */
 async function exerciseContext(fixture, folder) {
   const child = spawn(process.execPath, ['dist/main.js'], { cwd: folder, env: { ...process.env, ...fixture.env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -219,39 +275,108 @@ function provideSqliteAddon(folder) {
   }
 }
 
-async function runFixture(fixture, tarballs) {
-  console.log(`\n${fixture.name} (${fixture.title})`);
-  const folder = mkdtempSync(join(tmpdir(), `nest-es-${fixture.name}-`));
-  try {
+/** The fixture's folder: its own files (or, for the README's app, the quick-start example), the documented tsconfig and overrides. */
+function prepare(fixture, folder) {
+  const own = fixture.readme ? { compilerOptions: { types: ['node'], rootDir: 'src', outDir: 'dist' }, include: ['src'] } : JSON.parse(readFileSync(join(here, fixture.name, 'tsconfig.json'), 'utf8'));
+  if (fixture.readme) {
+    mkdirSync(join(folder, 'src'), { recursive: true });
+    writeFileSync(join(folder, 'package.json'), `${JSON.stringify({ name: 'readme-app', version: '0.0.0', private: true, type: 'module', allowScripts: { 'better-sqlite3': true } }, null, 2)}\n`);
+    cpSync(join(workspace, 'docs/examples/quick-start'), join(folder, 'src'), { recursive: true });
+  } else {
     cpSync(join(here, fixture.name), folder, { recursive: true });
     if (fixture.shared === 'all') cpSync(join(here, 'app'), folder, { recursive: true });
     else for (const file of fixture.shared) cpSync(join(here, 'app/src', file), join(folder, 'src', file));
+  }
+  writeFileSync(join(folder, 'tsconfig.json'), `${JSON.stringify({ ...own, compilerOptions: { ...documentedTsconfig(), ...own.compilerOptions } }, null, 2)}\n`);
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  writeFileSync(join(folder, 'package.json'), `${JSON.stringify({ ...manifest, overrides: documentedOverrides() }, null, 2)}\n`);
+  if (fixture.jest) {
+    const jest = documentedJestConfig(fixture.jest);
+    for (const [file, text] of Object.entries(jest.files)) writeFileSync(join(folder, file), text);
+    return jest.testScript;
+  }
+  return undefined;
+}
+
+/**
+ * One `npm install` of everything, so the others' peer dependency on @nest-es/core is met by the
+ * core's tarball; the README's app installs the README's line, its @nest-es names replaced by the
+ * tarballs. Install scripts are skipped: the one that matters, better-sqlite3's native build, takes
+ * minutes here (no prebuilt binary can be downloaded), so the workspace's own build of the same
+ * version is copied in, or the addon is rebuilt when the versions differ.
+ */
+function install(fixture, folder, tarballs) {
+  const packages = fixture.readme ? documentedInstall().map((name) => (name.startsWith('@nest-es/') ? tarballs.get(name.slice('@nest-es/'.length)) : name)) : fixture.packages.map((name) => tarballs.get(name));
+  const extra = fixture.readme ? [['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--save-dev', 'typescript@5.9.3', '@types/node@20.19.43']] : [];
+  let output = '';
+  for (const args of [['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', ...packages], ...extra]) {
+    const result = spawnSync(npm, args, { cwd: folder, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    output += `${result.stdout}${result.stderr}`;
+    if (result.status !== 0) throw new Error(output);
+  }
+  provideSqliteAddon(folder);
+  return output;
+}
+
+/** A fresh PostgreSQL database for a fixture; resolves with its URL and a function that drops it. */
+async function freshDatabase(fixture) {
+  const name = `nest_es_consumer_${fixture.name.replace(/\W/g, '_')}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  };
+  return { url: url.toString(), drop };
+}
+
+function runJest(folder, testScript, env) {
+  const [, ...args] = testScript.split(/\s+/);
+  const result = spawnSync(process.execPath, args, { cwd: folder, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const output = `${result.stdout}${result.stderr}`;
+  check('its spec passes under the Jest set-up of docs/testing.md, with no warning from ts-jest', result.status === 0 && /Tests:\s+\d+ passed/.test(output) && !/ts-jest\[\w+\] \(WARN\)/.test(output), output);
+}
+
+async function runFixture(fixture, tarballs) {
+  console.log(`\n${fixture.name} (${fixture.title})`);
+  const folder = mkdtempSync(join(tmpdir(), `nest-es-${fixture.name}-`));
+  const database = fixture.postgres ? await freshDatabase(fixture) : undefined;
+  const env = { ...fixture.env, ...(database ? { DATABASE_URL: database.url } : {}) };
+  try {
+    const testScript = prepare(fixture, folder);
     const installStarted = performance.now();
-    const names = fixture.packages.map((name) => `@nest-es/${name}`).join(', ');
+    const what = fixture.readme ? "the README's install line" : `the tarballs of ${fixture.packages.map((name) => `@nest-es/${name}`).join(', ')} and its pinned dependencies`;
+    let output;
     try {
-      // One install for every tarball, so the others' peer dependency on @nest-es/core is met by the
-      // core's tarball. Install scripts are skipped: the one that matters, better-sqlite3's native
-      // build, takes minutes here (no prebuilt binary can be downloaded), so the workspace's own build
-      // of the same version is copied in, or the addon is rebuilt when the versions differ.
-      run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', ...fixture.packages.map((name) => tarballs.get(name))], folder);
-      provideSqliteAddon(folder);
-      check(`installs the tarballs of ${names} and its pinned dependencies`, true);
+      output = install(fixture, folder, tarballs);
+      check(`installs ${what}`, true);
     } catch (error) {
-      return check(`installs the tarballs of ${names} and its pinned dependencies`, false, error.stderr || error.message);
+      return check(`installs ${what}`, false, error.message);
     }
     console.log(`  install: ${((performance.now() - installStarted) / 1000).toFixed(0)} s`);
+    const engineWarnings = output.split('\n').filter((line) => /EBADENGINE\s+package:/.test(line));
+    check(`prints no engine warning on Node ${process.versions.node}`, engineWarnings.length === 0, engineWarnings.join('; '));
     const installed = installedPackages(folder);
     const present = fixture.absent.filter((name) => installed.has(name) || [...installed].some((found) => found.startsWith(`${name}/`)));
     check(`has none of ${fixture.absent.join(', ')} in its node_modules`, present.length === 0, `installed: ${present.join(', ')}`);
-    const otherPackages = PACKAGES.filter((name) => !fixture.packages.includes(name) && installed.has(`@nest-es/${name}`));
+    const asked = fixture.readme ? documentedInstall().filter((name) => name.startsWith('@nest-es/')).map((name) => name.slice('@nest-es/'.length)) : fixture.packages;
+    const otherPackages = PACKAGES.filter((name) => !asked.includes(name) && installed.has(`@nest-es/${name}`));
     check('has no @nest-es package it did not ask for', otherPackages.length === 0, `installed: ${otherPackages.join(', ')}`);
     try {
       run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], folder);
-      check('compiles with its own tsconfig', true);
+      check('compiles with the compiler settings of docs/installation.md (no skipLibCheck)', true);
     } catch (error) {
-      return check('compiles with its own tsconfig', false, error.stdout || error.message);
+      return check('compiles with the compiler settings of docs/installation.md (no skipLibCheck)', false, error.stdout || error.message);
     }
-    if (fixture.packages.includes('cli')) {
+    if (testScript) runJest(folder, testScript, env);
+    if (asked.includes('cli') && !fixture.readme) {
       try {
         const help = run(npx, ['--no', '--', 'nest-es', '--help'], folder);
         check('npx nest-es --help runs the installed bin', /snapshots/.test(help) && /projections/.test(help), help);
@@ -259,9 +384,11 @@ async function runFixture(fixture, tarballs) {
         check('npx nest-es --help runs the installed bin', false, error.stderr || error.message);
       }
     }
-    if (fixture.run === 'http') await exerciseHttp(fixture, folder);
+    if (fixture.run === 'http') await exerciseHttp({ ...fixture, env }, folder);
+    else if (fixture.run === 'readme') await exerciseReadme(folder);
     else await exerciseContext(fixture, folder);
   } finally {
+    await database?.drop();
     if (process.env.KEEP_CONSUMERS) console.log(`  kept in ${folder}`);
     else rmSync(folder, { recursive: true, force: true });
   }

@@ -36,13 +36,25 @@ export type Move = { action: BettingAction; amount?: number } | 'wait';
 
 /**
  * Plays the table's running hand to its end with human players: `decide` picks the move of the
- * player on turn; in the draw everyone still in stands pat. Returns the table after the hand.
+ * player on turn; in the draw everyone still in stands pat, in turn; at the showdown the player on
+ * turn (one whose hand cannot win yet) shows, or mucks if `showdown` says so. Returns the table
+ * after the hand.
  */
-export async function playOut(client: PokerClient, tableId: string, decide: (hand: Hand, view: TableView) => Move): Promise<TableView> {
+export async function playOut(
+  client: PokerClient,
+  tableId: string,
+  decide: (hand: Hand, view: TableView) => Move,
+  showdown: (hand: Hand, view: TableView) => 'show' | 'muck' = () => 'show',
+): Promise<TableView> {
   for (let step = 0; step < 200; step++) {
     const view = await client.table(tableId);
     const hand = view.hand!;
     if (view.status === 'waiting' && hand.phase === 'COMPLETE') return view;
+    if (hand.phase === 'SHOWDOWN' && hand.actionOn) {
+      const muck = showdown(hand, view) === 'muck';
+      await client.command('hand', hand.handId, 'RevealCards', { playerId: hand.actionOn, muck }, { 'Sync-Mode': 'cascade' });
+      continue;
+    }
     const toDraw = hand.phase === 'DRAW' && !hand.actionOn ? hand.players.filter((p) => !p.folded && p.drew === null) : [];
     if (toDraw.length > 0) {
       for (const player of toDraw) await client.draw(tableId, player.playerId, []);

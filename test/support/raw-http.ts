@@ -9,14 +9,23 @@ export interface RawRequest {
 
 /**
  * One request exactly as given (no client library normalizing a hostile path, header or body) to
- * 127.0.0.1:`port` over `agent`, and the answer's status and body text.
+ * 127.0.0.1:`port` over `agent`, and the answer's status and body text (of a live stream: its first event).
  */
 export function sendRaw(port: number, agent: http.Agent, req: RawRequest): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = http.request({ host: '127.0.0.1', port, method: req.method, path: req.path, headers: req.headers, agent }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      const answer = () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
+      // A live stream (server-sent events) never ends by itself: its first event is its answer.
+      const live = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (live && Buffer.concat(chunks).includes('\n\n')) {
+          answer();
+          res.destroy();
+        }
+      });
+      res.on('end', answer);
     });
     outgoing.on('error', reject);
     outgoing.end(req.body);

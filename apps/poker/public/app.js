@@ -1,12 +1,13 @@
 // The poker page: plain JavaScript on the app's HTTP API, no build step. It signs the person up
 // (a player token, kept in localStorage and sent as Authorization: Bearer), creates bots (AI players,
-// each with its own token) and a table, buys everyone in, and then polls the table view. The server
-// plays the bots at the table's pace, with or without this page open. Leave takes everyone off the
+// each with its own token) and a table, buys everyone in, or joins a friend's table (`?table=<id>`),
+// and then watches the table: the server pushes the table view, the leaderboard and the balance
+// whenever they change (no polling). The server plays the bots at the table's pace, with or without
+// this page open. Leave takes everyone off the
 // table, which settles their chips back into their bankrolls. A reload finds the player and the seat
 // again from what localStorage kept.
 
 const $ = (selector) => document.querySelector(selector);
-const POLL_MS = 400;
 const SUITS = { s: '♠', h: '♥', d: '♦', c: '♣' };
 const HOLE_CARDS = { TEXAS_HOLDEM: 2, OMAHA: 4, FIVE_CARD_DRAW: 5 };
 
@@ -17,6 +18,8 @@ const SESSION = 'poker.session';
 // folded). The browser test uses them.
 const params = new URLSearchParams(location.search);
 const seed = params.get('seed');
+// `?table=<id>`: sign in and join that table (a friend's invite) instead of creating one.
+const joining = params.get('table');
 const pace = Object.fromEntries(['botDelayMs', 'actionTimeoutMs'].filter((name) => params.has(name)).map((name) => [name, Number(params.get(name))]));
 
 class ApiError extends Error {
@@ -94,6 +97,7 @@ async function createGame() {
       game.me = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'player'}-${run}`;
       game.token = await registerPlayer(game.me, name, 'HUMAN');
     }
+    if (joining) return await joinTable(joining);
     game.tableId = `table-${run}`;
     saveSession();
     const bots = Number($('#bots').value);
@@ -115,16 +119,28 @@ async function createGame() {
     saveSession();
     showGame();
     say('Seated. Deal a hand!');
-    await refresh();
   } catch (error) {
     say(error.message, true);
     $('#create').disabled = false;
   }
 }
 
+/** A friend's table: we buy ourselves in, without bots. */
+async function joinTable(tableId) {
+  game.tableId = tableId;
+  say('Buying in…');
+  const outcome = await api('POST', `/tables/${encodeURIComponent(tableId)}/buy-in`, { playerId: game.me, seat: -1, amount: 500 });
+  if (outcome.status !== 'COMPLETED') throw new ApiError(409, `buy-in failed: ${outcome.code} ${outcome.reason}`);
+  saveSession();
+  showGame();
+  say('Seated. Deal a hand when everyone is in!');
+}
+
 function showGame() {
   $('#setup').classList.add('hidden');
   $('#game').classList.remove('hidden');
+  $('#invite').textContent = `Invite a friend: ${location.origin}/?table=${encodeURIComponent(game.tableId)}`;
+  watchTable();
 }
 
 /** After a reload: the kept token still holds and we still sit at the kept table, so play on. */
@@ -140,7 +156,6 @@ async function resume() {
     if (view?.seats.some((seat) => seat.playerId === game.me)) {
       showGame();
       say('Welcome back: you are still seated.');
-      await refresh();
     } else {
       game.tableId = null;
       saveSession();
@@ -156,7 +171,6 @@ async function deal() {
     const body = seed ? { seed: `${seed}-${(game.view?.handCount ?? 0) + 1}` } : {};
     await command('table', game.tableId, 'StartHand', body, { 'Sync-Mode': 'cascade' });
     say('');
-    await refresh();
   } catch (error) {
     say(error.message, true);
   }
@@ -169,7 +183,6 @@ async function play(name, body) {
     await command('hand', hand.handId, name, { playerId: game.me, ...body }, { 'Sync-Mode': 'cascade' });
     game.discards.clear();
     say('');
-    await refresh();
   } catch (error) {
     say(error.message, true);
   }
@@ -178,6 +191,25 @@ async function play(name, body) {
 function act(action) {
   const amount = Number($('#amount').value);
   return play('PlayerAction', action === 'BET' || action === 'RAISE' ? { action, amount } : { action });
+}
+
+/**
+ * Between hands: more chips from our bankroll onto our stack, up to the table's maxBuyIn, through
+ * the same reserve-then-credit flow as the buy-in.
+ */
+async function topUp() {
+  $('#top-up').disabled = true;
+  try {
+    const amount = Number($('#top-up-amount').value);
+    const outcome = await api('POST', `/tables/${encodeURIComponent(game.tableId)}/top-up`, { playerId: game.me, amount });
+    if (outcome.status !== 'COMPLETED') throw new ApiError(409, `Top-up refused: ${outcome.reason ?? outcome.code}`);
+    $('#top-up-amount').value = '';
+    say(`Topped up ${amount}.`);
+  } catch (error) {
+    say(error.message, true);
+  } finally {
+    $('#top-up').disabled = false;
+  }
 }
 
 /**
@@ -191,6 +223,7 @@ async function leave() {
       await api('POST', `/commands/table/${encodeURIComponent(game.tableId)}/LeaveTable`, { playerId }, { 'Sync-Mode': 'cascade' }, token);
     }
     await command('table', game.tableId, 'LeaveTable', { playerId: game.me }, { 'Sync-Mode': 'cascade' });
+    stopWatching();
     const balance = await api('GET', `/players/${encodeURIComponent(game.me)}/balance`);
     Object.assign(game, { tableId: null, view: null, botTokens: {} });
     saveSession();
@@ -206,18 +239,65 @@ async function leave() {
   }
 }
 
-async function refresh() {
-  if (!game.tableId) return;
-  const [view, board, balance] = await Promise.all([
-    api('GET', `/tables/${encodeURIComponent(game.tableId)}`),
-    api('GET', '/leaderboard'),
-    api('GET', `/players/${encodeURIComponent(game.me)}/balance`),
-  ]);
-  game.view = view;
-  renderTable(view);
-  renderMyCards(view);
-  renderBalance(balance);
-  renderLeaderboard(board);
+/** Shows what the server pushed: the table, the leaderboard and our balance. */
+function show({ table, leaderboard, balance }) {
+  game.view = table;
+  renderTable(table);
+  renderMyCards(table);
+  if (balance) renderBalance(balance);
+  renderLeaderboard(leaderboard);
+}
+
+let watching = null;
+
+function stopWatching() {
+  watching?.abort();
+  watching = null;
+}
+
+/**
+ * Watches the table over server-sent events, read with fetch so that the token goes in the
+ * Authorization header. The first message is the state now; after a dropped connection the page
+ * connects again (waiting longer each time, up to 10 s) and gets the state as it is then.
+ */
+async function watchTable() {
+  stopWatching();
+  const controller = new AbortController();
+  watching = controller;
+  for (let delay = 500; !controller.signal.aborted; delay = Math.min(delay * 2, 10_000)) {
+    try {
+      const response = await fetch(`/tables/${encodeURIComponent(game.tableId)}/live`, {
+        headers: { Accept: 'text/event-stream', ...(game.token ? { Authorization: `Bearer ${game.token}` } : {}) },
+        signal: controller.signal,
+      });
+      if (response.status === 401 && game.token) return signedOut();
+      if (!response.ok) throw new ApiError(response.status, `the table's live updates answered HTTP ${response.status}`);
+      delay = 250;
+      await readEvents(response.body, (type, data) => type === 'update' && show(JSON.parse(data)));
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      say(`${error.message}; reconnecting…`, true);
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+/** Calls `onEvent(type, data)` for each server-sent event of the body, until it ends. */
+async function readEvents(body, onEvent) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const lines = buffer.slice(0, end).split('\n');
+      buffer = buffer.slice(end + 2);
+      const type = lines.find((line) => line.startsWith('event:'))?.slice(6).trim() ?? 'message';
+      const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, '')).join('\n');
+      if (data) onEvent(type, data);
+    }
+  }
 }
 
 const nameOf = (id) => game.names[id] ?? id;
@@ -263,11 +343,12 @@ function renderTable(view) {
   $('#phase').textContent = hand ? `Hand #${hand.handNumber} · ${hand.phase.toLowerCase()}` : 'No hand yet';
   $('#board').innerHTML = (hand?.communityCards ?? []).map((c) => cardHtml(c)).join('');
   $('#pot').textContent = inHand ? `Pot ${hand.pot}` : '';
+  const drawer = nextToDraw(view);
   $('#turn').textContent = inHand
     ? hand.actionOn
-      ? `${hand.actionOn === game.me ? 'Your' : `${nameOf(hand.actionOn)}'s`} turn${hand.amountToCall ? ` · ${hand.amountToCall} to call` : ''}`
-      : hand.phase === 'DRAW'
-        ? 'Drawing'
+      ? `${hand.actionOn === game.me ? 'Your' : `${nameOf(hand.actionOn)}'s`} turn${hand.phase === 'SHOWDOWN' ? ' to show or muck' : hand.amountToCall ? ` · ${hand.amountToCall} to call` : ''}`
+      : drawer
+        ? `Drawing · ${drawer === game.me ? 'your' : `${nameOf(drawer)}'s`} turn`
         : ''
     : '';
   $('#result').textContent =
@@ -277,9 +358,14 @@ function renderTable(view) {
   $('#deal').classList.toggle('hidden', view.status === 'in_hand');
   $('#deal').disabled = false;
   $('#leave').classList.toggle('hidden', view.status === 'in_hand');
-  const myTurn = inHand && hand.actionOn === game.me;
+  $('#top-up-controls').classList.toggle('hidden', view.status === 'in_hand');
+  const room = view.maxBuyIn - (view.seats.find((seat) => seat.playerId === game.me)?.stack ?? view.maxBuyIn);
+  $('#top-up-amount').placeholder = room > 0 ? `up to ${room}` : 'at the max';
+  const myTurn = inHand && hand.actionOn === game.me && hand.phase !== 'SHOWDOWN';
   $('#actions').classList.toggle('hidden', !myTurn);
   $('#draw-controls').classList.toggle('hidden', !canDraw(view));
+  // At the showdown the turn comes to us only with a hand that cannot win: muck it, or show it anyway.
+  $('#showdown-controls').classList.toggle('hidden', !(inHand && hand.phase === 'SHOWDOWN' && hand.actionOn === game.me));
   if (myTurn) {
     const toCall = hand.amountToCall;
     const betting = hand.players.some((p) => p.bet > 0);
@@ -291,11 +377,16 @@ function renderTable(view) {
   }
 }
 
+/** Five Card Draw: who exchanges cards next; players draw in turn, in the hand's order (from the left of the dealer). */
+function nextToDraw(view) {
+  const hand = view.hand;
+  if (view.status !== 'in_hand' || hand?.phase !== 'DRAW' || hand.actionOn) return null;
+  return hand.players.find((p) => !p.folded && p.drew === null)?.playerId ?? null;
+}
+
 /** Five Card Draw: our turn to exchange cards. */
 function canDraw(view) {
-  const hand = view.hand;
-  const mine = hand?.players.find((p) => p.playerId === game.me);
-  return view.status === 'in_hand' && hand.phase === 'DRAW' && !hand.actionOn && mine && !mine.folded && mine.drew === null;
+  return nextToDraw(view) === game.me;
 }
 
 function renderMyCards(view) {
@@ -313,8 +404,9 @@ function escapeHtml(text) {
 }
 
 function renderLeaderboard(board) {
-  // The top ten, and the players of this table wherever they stand.
-  const rows = board.filter((row) => row.rank <= 10 || game.names[row.playerId]);
+  // The top ten, and the players of this table on the page (the first hundred); our own row wherever it stands.
+  const rows = board.entries.filter((row) => row.rank <= 10 || game.names[row.playerId]);
+  if (board.you && !rows.some((row) => row.playerId === board.you.playerId)) rows.push(board.you);
   // Display names need not be unique: a name shown more than once gets a short id to tell them apart.
   const count = new Map();
   for (const row of rows) count.set(row.displayName, (count.get(row.displayName) ?? 0) + 1);
@@ -335,6 +427,9 @@ $('#check-call').addEventListener('click', (event) => act(event.target.dataset.a
 $('#bet-raise').addEventListener('click', (event) => act(event.target.dataset.action));
 $('#all-in').addEventListener('click', () => act('ALL_IN'));
 $('#draw').addEventListener('click', () => play('RequestDraw', { discardIndices: [...game.discards].sort() }));
+$('#muck').addEventListener('click', () => play('RevealCards', { muck: true }));
+$('#show').addEventListener('click', () => play('RevealCards', { muck: false }));
+$('#top-up').addEventListener('click', topUp);
 $('#my-cards').addEventListener('click', (event) => {
   const index = event.target.dataset?.index;
   if (index === undefined) return;
@@ -342,8 +437,8 @@ $('#my-cards').addEventListener('click', (event) => {
   renderMyCards(game.view);
 });
 
-setInterval(() => refresh().catch((error) => say(error.message, true)), POLL_MS);
-api('GET', '/leaderboard')
+if (joining) $('#create').textContent = 'Sign in, join the table, buy in';
+api('GET', '/leaderboard?limit=100')
   .then(renderLeaderboard)
   .catch((error) => say(error.message, true));
 resume();

@@ -1,7 +1,7 @@
 
 // The module and its options
 export { EventSourcingModule, type EventSourcingModuleAsyncOptions, type EventSourcingModuleStaticOptions } from './module/event-sourcing.module.js';
-export type { EventSourcingModuleOptions, ProcessingOptions, ScaleOutOptions } from './config/event-sourcing-options.js';
+export type { EventSourcingModuleOptions, LiveQueryOptions, ProcessingOptions, ScaleOutOptions } from './config/event-sourcing-options.js';
 
 // Adapters: one object supplies every store port (writing one: `@nest-es/core/adapter`)
 export type { EventSourcingAdapter } from './adapter/event-sourcing-adapter.js';
@@ -39,6 +39,8 @@ export {
 } from './processing/emissions.js';
 
 export type { EventContext, ProcessContext, ProjectionContext, SagaContext } from './processing/subscriber-context.js';
+export { LiveQueries } from './live/live-queries.js';
+export type { LiveMessage, LiveQueryTrigger } from './live/live-watcher.js';
 export type { CommandFields } from './model/command-fields.js';
 
 // Who may send and read what

@@ -3,14 +3,14 @@ import { EventSourcingExceptionFilter } from './event-sourcing-exception.filter.
 import type { ReadContext } from '@nest-es/core';
 import { principalOf } from './principal-of.js';
 import { AggregateReader, type AggregateSnapshotView } from '@nest-es/core';
-import type { AggregateDefinition } from '@nest-es/core/internal';
 import { EventSourcingRegistry } from '@nest-es/core/internal';
-import { NotFoundError } from '@nest-es/core';
 import { MAX_SEQUENCE } from '@nest-es/core/internal';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, wholeNumber } from './paging.js';
 import { EventSourcingGuard } from './configured-guards.js';
 import type { HttpRequest } from './http-request.js';
-import { toDetailedWireEvent, type WireEvent } from './wire-event.js';
+import type { WireEvent } from './wire-event.js';
+import { readableView } from './readable-aggregate.js';
+import { readVisibleEvents } from './visible-events.js';
 
 /**
  * `GET /aggregates/:type/:id` and its events, mounted by `http.aggregateReads`, for aggregates that
@@ -36,7 +36,7 @@ export class AggregateController {
 
   @Get(':aggregateType/:aggregateId')
   async state(@Param('aggregateType') aggregateType: string, @Param('aggregateId') aggregateId: string, @Req() request: HttpRequest): Promise<AggregateSnapshotView> {
-    const view = this.readable(aggregateType, 'state').view!;
+    const view = readableView(this.registry, aggregateType, 'state');
     const { state, sequence } = await this.reader.state(aggregateType, aggregateId);
     const reader: ReadContext = { principal: principalOf(request), aggregateType, aggregateId, sequence };
     return { state: view === true ? state : view.state!(state, reader), sequence };
@@ -54,26 +54,10 @@ export class AggregateController {
     @Query('afterSequence') afterSequence?: unknown,
     @Query('limit') limit?: unknown,
   ): Promise<EventPage> {
-    const view = this.readable(aggregateType, 'event').view!;
+    const view = readableView(this.registry, aggregateType, 'event');
     const after = afterSequence === undefined ? 0 : wholeNumber('afterSequence', afterSequence, 0, MAX_SEQUENCE);
     const size = limit === undefined ? DEFAULT_PAGE_SIZE : wholeNumber('limit', limit, 1, MAX_PAGE_SIZE);
-    const { events, more } = await this.reader.eventPage(aggregateType, aggregateId, after, size);
-    const last = events.at(-1)?.sequence ?? after;
-    const reader: ReadContext = { principal: principalOf(request), aggregateType, aggregateId, sequence: last };
-    const shown: WireEvent[] = [];
-    for (const event of events) {
-      const payload = view === true ? event.payload : view.event!(event, reader);
-      if (payload !== undefined) shown.push({ ...toDetailedWireEvent(event), payload });
-    }
+    const { shown, last, more } = await readVisibleEvents(this.reader, view, request, { aggregateType, aggregateId }, after, size);
     return { aggregateType, aggregateId, events: shown, ...(more ? { nextAfterSequence: last } : {}) };
-  }
-
-  private readable(aggregateType: string, part: 'state' | 'event'): AggregateDefinition {
-    const aggregate = this.registry.aggregate(aggregateType);
-    const view = aggregate?.view;
-    if (!aggregate || !view || (view !== true && !view[part])) {
-      throw new NotFoundError(`no aggregate type '${aggregateType}' is readable over HTTP${part === 'event' ? ' by its events' : ''}`);
-    }
-    return aggregate;
   }
 }

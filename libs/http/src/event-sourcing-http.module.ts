@@ -9,11 +9,14 @@ import { ClientErrorResponder } from './client-error-responder.js';
 import { CommandController } from './command.controller.js';
 import { ConfiguredGuards, EventSourcingAdminGuard, EventSourcingGuard } from './configured-guards.js';
 import { DeadLetterController } from './dead-letter.controller.js';
+import { consoleControllers } from './console/console-controllers.js';
 import { EventSourcingExceptionFilter, replyWithErrorBody } from './event-sourcing-exception.filter.js';
 import { answerUnroutedOnExpress } from './express-scope.js';
 import { scopeToFrameworkOnFastify } from './fastify-scope.js';
 import { FrameworkRoutes } from './framework-routes.js';
 import { HealthController } from './health.controller.js';
+import { LiveAggregateEventsController } from './live/live-aggregate-events.controller.js';
+import { LiveEventWatcher } from './live/live-event-watcher.js';
 import { EVENT_SOURCING_HTTP_OPTIONS, type EventSourcingHttpOptions } from './http-options.js';
 import type { HttpRequest } from './http-request.js';
 import { MetricsController } from './metrics.controller.js';
@@ -82,6 +85,7 @@ export class EventSourcingHttpModule implements NestModule, OnModuleInit {
       ConfiguredGuards,
       EventSourcingGuard,
       EventSourcingAdminGuard,
+      ...(options.aggregateReads ? [LiveEventWatcher] : []),
       ...(options.authorizer ? [{ provide: COMMAND_AUTHORIZER, useClass: options.authorizer }] : []),
     ];
     return {
@@ -99,8 +103,10 @@ export class EventSourcingHttpModule implements NestModule, OnModuleInit {
 function frameworkControllers(options: EventSourcingHttpOptions): Type[] {
   return [
     CommandController,
-    ...(options.aggregateReads ? [AggregateController] : []),
+    ...(options.aggregateReads ? [AggregateController, LiveAggregateEventsController] : []),
     ...(options.adminGuard ? [DeadLetterController] : []),
+    // Throws when the console is asked for without an admin guard: its routes must never be open.
+    ...consoleControllers(options),
     HealthController,
     MetricsController,
   ];

@@ -23,7 +23,8 @@ export class FrameworkRoutes {
   ) {}
 
   static of(controllers: readonly Type[], moduleRef?: ModuleRef): FrameworkRoutes {
-    const paths = controllers.map((controller) => `/${trimSlashes(String(Reflect.getMetadata(PATH_METADATA, controller)))}`);
+    // Two controllers may share a path (the aggregate reads and their live stream): one mount each.
+    const paths = [...new Set(controllers.map((controller) => `/${trimSlashes(String(Reflect.getMetadata(PATH_METADATA, controller)))}`))];
     const config = (moduleRef as unknown as { container?: { applicationConfig?: GlobalPrefixConfig } } | undefined)?.container?.applicationConfig;
     const prefix = trimSlashes(config?.getGlobalPrefix() ?? '');
     const excluded = (config?.getGlobalPrefixOptions().exclude ?? []).map((route) => `/${trimSlashes(route.path)}`);

@@ -1,6 +1,18 @@
 import type { DataSource } from 'typeorm';
 import type { StoredEvent, StreamId } from '@nest-es/core';
-import type { AppendRequest, AppendResult, CommandRecord, EventPage, ReadAllOptions, ReadPartitionOptions, ReadStreamOptions, StreamIdsOptions } from '@nest-es/core/adapter';
+import type {
+  AppendRequest,
+  AppendResult,
+  CommandRecord,
+  EventPage,
+  LoadedStream,
+  LoadStreamOptions,
+  ReadAllOptions,
+  ReadPartitionOptions,
+  ReadStreamOptions,
+  StreamIdsOptions,
+  StreamLoads,
+} from '@nest-es/core/adapter';
 import type { EventStore } from '@nest-es/core';
 import { assertStorable } from '@nest-es/core/internal';
 import { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from '@nest-es/core/adapter';
@@ -13,6 +25,7 @@ import type { SqlClient } from './sql-client.js';
 import { sqlClientFor } from './sql-client-for.js';
 import { SqliteSqlClient } from './sqlite-sql-client.js';
 import { SqliteAppendWriter } from './sqlite-event-store.js';
+import { loadStream } from './stream-load.js';
 
 export interface TypeOrmEventStoreOptions {
   /** Most appends committed in one transaction (default 256). */
@@ -80,7 +93,7 @@ type PageRow = EventRow & { head: number };
  * appends of each database are in `sqlite-event-store.ts` and `postgres-event-store.ts`, batched by
  * group commit (`group-commit.ts`).
  */
-export class TypeOrmEventStore implements EventStore {
+export class TypeOrmEventStore implements EventStore, StreamLoads {
   private readonly commits: GroupCommit;
 
   private constructor(
@@ -133,6 +146,11 @@ export class TypeOrmEventStore implements EventStore {
       toSequence,
     ]);
     return rows.map(decodeEvent);
+  }
+
+  /** The newest usable snapshot in es_snapshots (where TypeOrmSnapshotStore keeps them) and the events after it, in one statement. */
+  loadStream(stream: StreamId, options: LoadStreamOptions): Promise<LoadedStream> {
+    return loadStream(this.sql, stream, options);
   }
 
   async streamIds(aggregateType: string, options: StreamIdsOptions = {}): Promise<string[]> {

@@ -1,8 +1,9 @@
 import type { DataSource } from 'typeorm';
 import type { StreamId } from '@nest-es/core';
-import { CorruptSnapshotError, type Snapshot, type SnapshotStore } from '@nest-es/core/adapter';
+import type { Snapshot, SnapshotStore } from '@nest-es/core/adapter';
 import { MAX_SEQUENCE } from '@nest-es/core/internal';
 import { ensureSchema } from './schema/migrate.js';
+import { decodeSnapshot, type SnapshotRow } from './snapshot-codec.js';
 import type { SqlClient } from './sql-client.js';
 import { sqlClientFor } from './sql-client-for.js';
 
@@ -18,13 +19,6 @@ const LOAD_LATEST_SQL = `SELECT sequence, state_version, state, taken_at FROM es
   WHERE aggregate_type = ? AND aggregate_id = ? AND state_version = ? AND sequence <= ?
   ORDER BY sequence DESC LIMIT 1`;
 const DELETE_STREAM_SQL = 'DELETE FROM es_snapshots WHERE aggregate_type = ? AND aggregate_id = ?';
-
-interface SnapshotRow {
-  sequence: number;
-  state_version: number;
-  state: string;
-  taken_at: number | Date;
-}
 
 /** Snapshots on TypeORM over SQLite or PostgreSQL; the state is stored as JSON text. */
 export class TypeOrmSnapshotStore implements SnapshotStore {
@@ -63,20 +57,7 @@ export class TypeOrmSnapshotStore implements SnapshotStore {
       stateVersion,
       atOrBelowSequence,
     ]);
-    if (row === undefined) return null;
-    let state: unknown;
-    try {
-      state = JSON.parse(row.state);
-    } catch (error) {
-      throw new CorruptSnapshotError(stream, row.sequence, error);
-    }
-    return {
-      stream,
-      sequence: row.sequence,
-      stateVersion: row.state_version,
-      state,
-      takenAt: row.taken_at instanceof Date ? row.taken_at : new Date(row.taken_at),
-    };
+    return row === undefined ? null : decodeSnapshot(stream, row);
   }
 
   async deleteStream(stream: StreamId): Promise<void> {

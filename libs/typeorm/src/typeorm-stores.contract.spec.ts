@@ -6,6 +6,7 @@ import {
   describeEventStoreContract,
   describeCheckpointCommitContract,
   describeSnapshotStoreContract,
+  describeStreamLoadsContract,
   describeTimerStoreContract,
 } from '@nest-es/core/testing';
 import { TypeOrmDeadLetterStore } from './typeorm-dead-letter-store.js';
@@ -47,6 +48,21 @@ describeSnapshotStoreContract(
     return { store: await TypeOrmSnapshotStore.create(db.dataSource), close: () => db.close() };
   },
   { corrupt: (stream) => corrupting!(`UPDATE es_snapshots SET state = '{"seats": 4' WHERE aggregate_id = '${stream.aggregateId}'`) },
+);
+
+// The event store's one-read loads, against the snapshots the snapshot store keeps in the same database.
+let corruptingLoads: ((sql: string) => Promise<void>) | undefined;
+describeStreamLoadsContract(
+  `TypeORM, ${kind}`,
+  async () => {
+    const db = await openTestDataSource();
+    corruptingLoads = async (sql) => {
+      await db.dataSource.query(sql);
+    };
+    const events = await TypeOrmEventStore.create(db.dataSource);
+    return { store: { events, snapshots: new TypeOrmSnapshotStore(db.dataSource) }, close: () => db.close() };
+  },
+  { corrupt: (stream) => corruptingLoads!(`UPDATE es_snapshots SET state = '{"seats": 4' WHERE aggregate_id = '${stream.aggregateId}'`) },
 );
 
 describeTimerStoreContract(`TypeORM, ${kind}`, async () => {

@@ -1,5 +1,5 @@
 import type { Card } from '../cards/index.js';
-import { dealtPlayer, type HandPlayerState, type HandState, initialHandState, PlayerAction, RequestDraw } from '../hand/index.js';
+import { dealtPlayer, type HandPlayerState, type HandState, initialHandState, PlayerAction, RequestDraw, RevealCards } from '../hand/index.js';
 import { botMoveEmission, planBotMoves, playersToMove } from './bot-plan.js';
 
 const seat = (playerId: string, position: number, holeCards: string[], fields: Partial<HandPlayerState> = {}): HandPlayerState => ({
@@ -19,8 +19,10 @@ const betting = (actionOn: string): HandState => ({
   players: [seat('ann', 0, ['As', 'Ad'], { betThisRound: 10 }), seat('bot-1', 1, ['9s', '4h']), seat('bot-2', 2, ['Kd', 'Kh'])],
 });
 
+/** Dealer ann at seat 0: the draw goes bot-1, (bot-2 has drawn, bot-3 folded), then ann. */
 const drawing = (): HandState => ({
   ...initialHandState(),
+  dealerPosition: 0,
   variant: 'FIVE_CARD_DRAW',
   status: 'drawing',
   phase: 'DRAW',
@@ -47,10 +49,27 @@ describe('the bots plan', () => {
     expect(planBotMoves({ ...betting('bot-1'), status: 'showdown', actionOn: null }, 7, BOTS).moves).toEqual([]);
   });
 
-  it('in the draw, has every bot still in and still to draw draw', () => {
-    expect(playersToMove(drawing())).toEqual(['ann', 'bot-1']);
+  it('in the draw, has the bot whose turn it is to draw draw, and nobody else', () => {
+    expect(playersToMove(drawing())).toEqual(['bot-1']);
     expect(planBotMoves(drawing(), 9, BOTS).moves).toEqual([{ playerId: 'bot-1', command: 'RequestDraw', discardIndices: [1, 3, 4] }]);
-    expect(planBotMoves(drawing(), 9, new Set(['ann', 'bot-1'])).moves.map((move) => move.playerId)).toEqual(['ann', 'bot-1']);
+    expect(planBotMoves(drawing(), 9, new Set(['ann', 'bot-1'])).moves.map((move) => move.playerId)).toEqual(['bot-1']);
+    // ann deals at seat 3: she draws first, and the bots wait for her.
+    const annFirst = { ...drawing(), dealerPosition: 3 };
+    expect(playersToMove(annFirst)).toEqual(['ann']);
+    expect(planBotMoves(annFirst, 9, BOTS).moves).toEqual([]);
+  });
+
+  it('at the showdown, has the bot whose turn it is to show muck a losing hand, or show one that can win', () => {
+    const showdown = (actionOn: string): HandState => {
+      const hand = { ...betting(actionOn), status: 'showdown' as const, phase: 'SHOWDOWN' as const, communityCards: ['Ks', '2c', '7h', '3d', '8s'] };
+      hand.players = hand.players.map((player) => ({ ...player, totalInvested: 10 }));
+      hand.players[0].shown = 'revealed';
+      return hand;
+    };
+    expect(playersToMove(showdown('bot-1'))).toEqual(['bot-1']);
+    expect(planBotMoves(showdown('bot-1'), 12, BOTS)).toEqual({ handSequence: 12, moves: [{ playerId: 'bot-1', command: 'RevealCards', muck: true }] });
+    expect(planBotMoves(showdown('bot-2'), 12, BOTS).moves).toEqual([{ playerId: 'bot-2', command: 'RevealCards', muck: false }]);
+    expect(planBotMoves(showdown('ann'), 12, BOTS).moves).toEqual([]);
   });
 
   it('is a pure function of its inputs: the same plan each time, and the hand left as it was', () => {
@@ -67,5 +86,8 @@ describe('the bots plan', () => {
     const draw = botMoveEmission('h1', 9, { playerId: 'bot-1', command: 'RequestDraw', discardIndices: [1, 3, 4] });
     expect(draw.command).toEqual(Object.assign(new RequestDraw(), { handId: 'h1', playerId: 'bot-1', discardIndices: [1, 3, 4] }));
     expect(draw.expectedSequence).toBeUndefined();
+    const muck = botMoveEmission('h1', 12, { playerId: 'bot-1', command: 'RevealCards', muck: true });
+    expect(muck).toMatchObject({ command: Object.assign(new RevealCards(), { handId: 'h1', playerId: 'bot-1', muck: true }), expectedSequence: 12 });
+    expect(muck.command).toBeInstanceOf(RevealCards);
   });
 });

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { AggregateReader, CommandGateway, ErrorCode, EventSourcingError, FailedPreconditionError, type SendOptions, SyncMode } from '@nest-es/core';
-import { type HandState, PlayerAction, RequestDraw } from '../hand/index.js';
+import { AggregateReader, CommandGateway, ErrorCode, EventSourcingError, FailedPreconditionError, PermissionDeniedError, type SendOptions, SyncMode } from '@nest-es/core';
+import { type HandState, PlayerAction, RequestDraw, RevealCards } from '../hand/index.js';
 import type { PlayerState } from '../player/index.js';
 import type { TableState } from '../table/index.js';
-import { betFields, type BotMoveMade, drawFields, planBotMoves, playersToMove } from './bot-plan.js';
+import { betFields, type BotMoveMade, drawFields, planBotMoves, playersToMove, showFields } from './bot-plan.js';
 
 export type { BotMoveMade, BotPlan } from './bot-plan.js';
 
@@ -20,9 +20,12 @@ export class BotPlayer {
     private readonly gateway: CommandGateway,
   ) {}
 
-  /** Moves now for the bots of the table's running hand, with CASCADE. */
-  async act(tableId: string): Promise<BotMoveMade[]> {
+  /** Moves now for the bots of the table's running hand, with CASCADE, when a player seated there (`requestedBy`) asks. */
+  async act(tableId: string, requestedBy: string): Promise<BotMoveMade[]> {
     const table = (await this.reader.state('table', tableId)).state as TableState;
+    if (!Object.values(table.seats).some((seat) => seat.playerId === requestedBy)) {
+      throw new PermissionDeniedError(`${requestedBy} is not seated at table ${tableId}: only its players may have its bots move`);
+    }
     if (!table.currentHandId) throw new FailedPreconditionError(`no hand is in progress at table ${tableId}`);
     const handId = table.currentHandId;
     const current = await this.hand(handId);
@@ -36,6 +39,7 @@ export class BotPlayer {
       // decided on a hand that has moved on since is refused rather than played.
       const options: SendOptions = { syncMode: SyncMode.CASCADE, principal: { id: move.playerId, playerType: 'AI' } };
       if (move.command === 'RequestDraw') await this.gateway.send(RequestDraw, drawFields(handId, move), options);
+      else if (move.command === 'RevealCards') await this.gateway.send(RevealCards, showFields(handId, move), { ...options, expectedSequence: handSequence });
       else await this.gateway.send(PlayerAction, betFields(handId, move), { ...options, expectedSequence: handSequence });
     }
     return moves;

@@ -4,6 +4,7 @@ import {
   ActionTaken,
   BettingRoundComplete,
   BlindPosted,
+  CardsRevealed,
   CommunityCardsDealt,
   DrawCompleted,
   dealtPlayer,
@@ -13,6 +14,7 @@ import {
   initialHandState,
   PlayerAction,
   RequestDraw,
+  RevealCards,
 } from '../hand/index.js';
 import { initialPlayerState, type PlayerType } from '../player/index.js';
 import { HandStarted } from '../table/index.js';
@@ -119,24 +121,29 @@ describe('the bot-turns process manager', () => {
     expect(fixture.pendingTimers).toHaveLength(1);
   });
 
-  it('in Five Card Draw has every bot still to draw draw when the draw opens, and keeps that timer through the draws', async () => {
+  it('in Five Card Draw has each bot draw when its turn to draw comes, in turn from the left of the dealer', async () => {
     const { fixture } = await flow('FIVE_CARD_DRAW');
-    fixture.givenAggregate('hand', HAND, hand({ variant: 'FIVE_CARD_DRAW', phase: 'DRAW', status: 'drawing', actionOn: null, currentBet: 0 }));
-    const opened = await fixture.when(new BettingRoundComplete('PREFLOP'), ofHand(7));
-    const draws: BotTimer['moves'] = [
-      { playerId: 'sb', command: 'RequestDraw', discardIndices: [1, 3, 4] },
-      { playerId: 'btn', command: 'RequestDraw', discardIndices: [0, 2, 4] },
-    ];
-    expect(opened).toMatchObject(timer(7, draws));
-    // The person draws first: the bots' timer stands.
-    expect(await fixture.when(new DrawCompleted('bb', [], [], null), ofHand(8))).toMatchObject({ cancelled: [], scheduled: [] });
+    const drawing = (drawn: string[]) => hand({ variant: 'FIVE_CARD_DRAW', phase: 'DRAW', status: 'drawing', actionOn: null, currentBet: 0 }, Object.fromEntries(drawn.map((id) => [id, { hasDrawn: true }])));
+    fixture.givenAggregate('hand', HAND, drawing([]));
+    // sb, left of the dealer, draws first; then bb, a person; then the dealer btn.
+    expect(await fixture.when(new BettingRoundComplete('PREFLOP'), ofHand(7))).toMatchObject(timer(7, [{ playerId: 'sb', command: 'RequestDraw', discardIndices: [1, 3, 4] }]));
+    fixture.givenAggregate('hand', HAND, drawing(['sb']));
+    expect(await fixture.when(new DrawCompleted('sb', ['7s', '2c', '9d'], ['4c', '5c', '6c'], null), ofHand(8))).toMatchObject(NO_TIMER);
+    fixture.givenAggregate('hand', HAND, drawing(['sb', 'bb']));
+    const last = await fixture.when(new DrawCompleted('bb', [], [], null), ofHand(9));
+    expect(last).toMatchObject(timer(9, [{ playerId: 'btn', command: 'RequestDraw', discardIndices: [0, 2, 4] }]));
     const [fired] = await fixture.advance(250);
-    expect(fired.commands).toEqual([
-      Object.assign(new RequestDraw(), { handId: HAND, playerId: 'sb', discardIndices: [1, 3, 4] }),
-      Object.assign(new RequestDraw(), { handId: HAND, playerId: 'btn', discardIndices: [0, 2, 4] }),
-    ]);
-    // Draws expect no sequence: the bots draw one after the other.
-    expect(fired.emissions.map((emission) => emission.expectedSequence)).toEqual([undefined, undefined]);
+    expect(fired.commands).toEqual([Object.assign(new RequestDraw(), { handId: HAND, playerId: 'btn', discardIndices: [0, 2, 4] })]);
+  });
+
+  it('at the showdown has a bot whose turn it is to show muck its losing hand', async () => {
+    const { fixture } = await flow();
+    const board: Card[] = ['Ks', 'Qd', '3c', '8h', 'Jd'];
+    fixture.givenAggregate('hand', HAND, hand({ phase: 'SHOWDOWN', status: 'showdown', actionOn: 'btn', communityCards: board }, { bb: { folded: true, totalInvested: 10 }, sb: { shown: 'revealed', totalInvested: 20 }, btn: { totalInvested: 20 } }));
+    const turn = await fixture.when(new CardsRevealed('sb', ['As', 'Ad'], 'PAIR', 'btn'), ofHand(12));
+    expect(turn).toMatchObject(timer(12, [{ playerId: 'btn', command: 'RevealCards', muck: true }]));
+    const [fired] = await fixture.advance(250);
+    expect(fired.emissions).toEqual([expect.objectContaining({ command: Object.assign(new RevealCards(), { handId: HAND, playerId: 'btn', muck: true }), expectedSequence: 12 })]);
   });
 
   it('ends with the hand; a timer due as it ended sends nothing', async () => {

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Apply, type CommandRejection, ErrorCode, OnEvent, OnRejected, OnTimeout, type ProcessContext, ProcessManager, type ProcessReaction } from '@nest-es/core';
 import type { Variant } from '../cards/index.js';
-import { ActionTaken, BettingRoundComplete, BlindPosted, CommunityCardsDealt, DrawCompleted, HandComplete, type HandState } from '../hand/index.js';
+import { ActionTaken, BettingRoundComplete, BlindPosted, CardsMucked, CardsRevealed, CommunityCardsDealt, DrawCompleted, HandComplete, type HandState } from '../hand/index.js';
 import type { PlayerState } from '../player/index.js';
 import { DEFAULT_BOT_DELAY_MS, HandStarted } from '../table/index.js';
 import { type BotMoveMade, botMoveEmission, planBotMoves, playersToMove } from './bot-plan.js';
@@ -33,10 +33,11 @@ const STALE = new Set<string>([ErrorCode.SEQUENCE_MISMATCH, ErrorCode.FAILED_PRE
 
 /**
  * Plays the bots of a hand from the server, at the table's pace, so a hand of bots finishes with
- * no page open. Whenever the turn passes (or the draw opens), the bots decide at once, on the hand
- * as of that event (`ctx.stateOf`: the same on every redelivery), and a timer of `botDelayMs`
- * carries their moves; when it fires, it sends what it carries and reads nothing. A bet carries
- * the hand sequence it was decided on, so a hand that moved on first refuses it. A person's turn
+ * no page open. Whenever the turn passes (to bet, to draw, or to show or muck at the showdown),
+ * a bot on turn decides at once, on the hand as of that event (`ctx.stateOf`: the same on every
+ * redelivery), and a timer of `botDelayMs` carries its move; when it fires, it sends what it carries
+ * and reads nothing. A bet or a show carries the hand sequence it was decided on, so a hand that
+ * moved on first refuses it. A person's turn
  * starts no timer. Keyed like the hand flow, by the hand id; the timer lives in the store and
  * survives a restart.
  */
@@ -55,16 +56,17 @@ export class BotTurnsProcess {
     return { events: [new BotTurnsStarted(event.handId, event.variant, event.botDelayMs ?? DEFAULT_BOT_DELAY_MS)] };
   }
 
-  @OnEvent(BlindPosted, ActionTaken, CommunityCardsDealt)
-  async onTurn(event: BlindPosted | ActionTaken | CommunityCardsDealt, ctx: Ctx): Promise<ProcessReaction> {
+  /** The turn passes in a betting round, or at the showdown once a hand is shown or mucked. */
+  @OnEvent(BlindPosted, ActionTaken, CommunityCardsDealt, CardsRevealed, CardsMucked)
+  async onTurn(event: BlindPosted | ActionTaken | CommunityCardsDealt | CardsRevealed | CardsMucked, ctx: Ctx): Promise<ProcessReaction> {
     if (!following(ctx.state)) return {};
-    return event.actionOn === null ? { cancel: [BOT] } : next(ctx);
+    return (event.actionOn ?? null) === null ? { cancel: [BOT] } : next(ctx);
   }
 
-  /** Until the last draw, a draw hands the turn to nobody: the bots still to draw keep their timer. */
+  /** A draw passes the turn to draw to the next player, or (the last one) opens the final betting round. */
   @OnEvent(DrawCompleted)
-  async onDrawCompleted(event: DrawCompleted, ctx: Ctx): Promise<ProcessReaction> {
-    if (!following(ctx.state) || event.actionOn === null) return {};
+  async onDrawCompleted(_event: DrawCompleted, ctx: Ctx): Promise<ProcessReaction> {
+    if (!following(ctx.state)) return {};
     return next(ctx);
   }
 

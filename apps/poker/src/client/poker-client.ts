@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BotMoveMade } from '../bots/bot-plan.js';
 import type { BettingAction } from '../hand/index.js';
 import type { BuyInOutcome } from '../http/buy-in.dto.js';
-import type { Balance, LeaderboardEntry, TableView } from '../read-models/index.js';
+import type { Balance, LeaderboardEntry, LeaderboardPage, TableView } from '../read-models/index.js';
 import type { CreateTable } from '../table/index.js';
 
 /** An answer other than 2xx, with the framework's error body `{statusCode, code, message, ...}`. */
@@ -118,8 +118,9 @@ export class PokerClient {
     return this.request('GET', `/players/${encodeURIComponent(playerId)}/balance`, undefined, this.signedAs(playerId));
   }
 
-  leaderboard(): Promise<LeaderboardEntry[]> {
-    return this.request('GET', '/leaderboard');
+  /** The leaderboard's first 100 rows (its largest page). */
+  async leaderboard(): Promise<LeaderboardEntry[]> {
+    return (await this.request<LeaderboardPage>('GET', '/leaderboard?limit=100')).entries;
   }
 
   async request<T>(method: 'GET' | 'POST', path: string, body?: object, headers: Record<string, string> = {}): Promise<T> {

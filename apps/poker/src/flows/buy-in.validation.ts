@@ -1,4 +1,4 @@
-import type { TableState } from '../table/index.js';
+import { type TableState, topUpBeyondMax } from '../table/index.js';
 import type { BuyInFailureCode } from './buy-in.events.js';
 
 export interface BuyInProblem {
@@ -16,4 +16,10 @@ export function buyInProblem(table: TableState, seat: number, amount: number): B
   const occupant = table.seats[seat];
   if (occupant) return { code: 'SEAT_OCCUPIED', reason: `seat ${seat} is occupied by ${occupant.playerId}` };
   return null;
+}
+
+/** A top-up checked against the table's maxBuyIn and the player's stack; null when it fits (the table checks the rest). */
+export function topUpProblem(table: TableState, playerId: string, amount: number): BuyInProblem | null {
+  const reason = topUpBeyondMax(table, playerId, amount);
+  return reason ? { code: 'INVALID_AMOUNT', reason } : null;
 }

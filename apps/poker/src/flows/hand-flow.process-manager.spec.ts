@@ -97,28 +97,59 @@ describe('the hand flow process manager', () => {
     expect((await fixture.when(new BettingRoundComplete(phase), ofHand())).commands).toEqual([Object.assign(new DealCommunityCards(), { handId: HAND, count })]);
   });
 
-  it('goes to the showdown after the river, asking everyone still in to show', async () => {
+  it('goes to the showdown after the river, asking the first to show, and nobody else yet', async () => {
     const fixture = await flow();
     await fixture.when(new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'), ofHand());
-    const showdown = await fixture.when(new BettingRoundComplete('RIVER'), ofHand());
+    const showdown = await fixture.when(new BettingRoundComplete('RIVER', 'bb'), ofHand());
     expect(showdown.events).toEqual([new ShowdownStarted(['sb', 'bb'])]);
-    expect(showdown.commands).toEqual(['sb', 'bb'].map((playerId) => Object.assign(new RevealCards(), { handId: HAND, playerId, muck: false })));
+    expect(showdown.commands).toEqual([Object.assign(new RevealCards(), { handId: HAND, playerId: 'bb', muck: false })]);
     expect(showdown.state.status).toBe('showdown');
   });
 
-  it('goes to the showdown at once when one player is left', async () => {
-    const fixture = await flow();
+  it('awards the pot at once when one player is left, asking nobody to show', async () => {
+    const fixture = (await flow()).given(new BetSeen('sb', 95, false), new BetSeen('bb', 490, false));
     await fixture.when(new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'), ofHand());
     await fixture.when(new ActionTaken('sb', 'FOLD', 0, 95, 15, 0, null), ofHand());
-    expect((await fixture.when(new BettingRoundComplete('PREFLOP'), ofHand())).events).toEqual([new ShowdownStarted(['bb'])]);
+    const uncontested = await fixture.when(new BettingRoundComplete('PREFLOP'), ofHand());
+    expect(uncontested.events).toEqual([new ShowdownStarted(['bb'])]);
+    expect(uncontested.commands).toEqual([Object.assign(new AwardPot(), { handId: HAND, awards: [{ playerId: 'bb', amount: 15 }] })]);
+    expect(uncontested.commands.some((command) => command instanceof RevealCards)).toBe(false);
   });
 
-  it('in Five Card Draw opens the draw with its clock, then bets once more, then shows down', async () => {
+  it('starts the clock of the next player to show; when it runs out, their losing hand is mucked', async () => {
+    const fixture = await flow();
+    await fixture.when(new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'), ofHand());
+    await fixture.when(new BettingRoundComplete('RIVER', 'sb'), ofHand());
+    const first = await fixture.when(new CardsRevealed('sb', ['Ks', 'Kh'], 'PAIR', 'bb'), ofHand(12));
+    expect(first).toMatchObject({
+      events: [new HandShown('sb', ['Ks', 'Kh']), new TurnStarted('bb', 0, 12)],
+      commands: [],
+      cancelled: ['action'],
+      scheduled: [{ name: 'action', afterMs: 1000, payload: { playerId: 'bb', amountToCall: 0, handSequence: 12 } }],
+    });
+    const [fired] = await fixture.advance(1000);
+    expect(fired.emissions).toEqual([
+      expect.objectContaining({ command: Object.assign(new RevealCards(), { handId: HAND, playerId: 'bb', muck: true }), expectedSequence: 12 }),
+    ]);
+    const mucked = await fixture.when(new CardsMucked('bb', null), ofHand(13));
+    expect(mucked).toMatchObject({ events: [new HandShown('bb', null)], cancelled: ['action'], commands: [expect.any(AwardPot)] });
+  });
+
+  it('in Five Card Draw opens the draw with the clock of the first to draw, then bets once more, then shows down', async () => {
     const fixture = await flow('FIVE_CARD_DRAW');
-    expect(await fixture.when(new BettingRoundComplete('PREFLOP'), ofHand())).toMatchObject({ cancelled: ['action'], scheduled: [{ name: 'draw', afterMs: 1000 }] });
-    expect(await fixture.when(new DrawCompleted('sb', [], [], null), ofHand())).toMatchObject({ events: [], commands: [], scheduled: [], cancelled: [] });
+    expect(await fixture.when(new BettingRoundComplete('PREFLOP'), ofHand(5))).toMatchObject({
+      cancelled: ['action'],
+      scheduled: [{ name: 'draw', afterMs: 1000, payload: { playerId: 'sb', handSequence: 5 } }],
+    });
+    // The turn to draw passes clockwise: sb, bb, then the dealer.
+    expect(await fixture.when(new DrawCompleted('sb', [], [], null), ofHand(6))).toMatchObject({
+      events: [],
+      commands: [],
+      cancelled: ['draw'],
+      scheduled: [{ name: 'draw', afterMs: 1000, payload: { playerId: 'bb', handSequence: 6 } }],
+    });
     expect(await fixture.when(new DrawCompleted('bb', [], [], 'sb'), ofHand(9))).toMatchObject({ cancelled: ['draw', 'action'], events: [new TurnStarted('sb', 0, 9)] });
-    expect((await fixture.when(new BettingRoundComplete('DRAW'), ofHand())).events).toEqual([new ShowdownStarted(['sb', 'bb', 'btn'])]);
+    expect((await fixture.when(new BettingRoundComplete('DRAW', 'btn'), ofHand())).events).toEqual([new ShowdownStarted(['sb', 'bb', 'btn'])]);
   });
 
   it('awards main and side pots once the last contender has shown, looking ahead with stateAfter', async () => {
@@ -173,7 +204,15 @@ describe('the hand flow process manager', () => {
       expect(fired).toMatchObject({ timer: 'action', emissions: [expect.objectContaining({ expectedSequence: 3, command: expect.objectContaining({ playerId: 'btn', action: 'FOLD' }) })] });
     });
 
-    it('has everyone still to draw stand pat', async () => {
+    it('has the player whose turn it is to draw stand pat, only if the hand has not moved', async () => {
+      const fixture = await flow('FIVE_CARD_DRAW');
+      const fired = await fixture.whenTimer('draw', { playerId: 'bb', handSequence: 6 });
+      expect(fired.emissions).toEqual([
+        expect.objectContaining({ command: Object.assign(new RequestDraw(), { handId: HAND, playerId: 'bb', discardIndices: [] }), expectedSequence: 6 }),
+      ]);
+    });
+
+    it('has everyone still to draw stand pat, in turn, on a draw timer set before the draw went in turns', async () => {
       const fixture = await flow('FIVE_CARD_DRAW');
       expect((await fixture.whenTimer('draw')).commands).toEqual(
         ['sb', 'bb', 'btn'].map((playerId) => Object.assign(new RequestDraw(), { handId: HAND, playerId, discardIndices: [] })),
@@ -181,7 +220,7 @@ describe('the hand flow process manager', () => {
     });
 
     it('does nothing once the hand is over', async () => {
-      const fixture = (await flow()).given(new ShowdownStarted(['bb']));
+      const fixture = (await flow()).given(new ShowdownStarted(['bb']), new HandFlowCompleted([]));
       expect(await fixture.whenTimer('action', { playerId: 'bb', amountToCall: 0, handSequence: 3 })).toMatchObject({ events: [], commands: [] });
       expect(await fixture.whenTimer('draw')).toMatchObject({ events: [], commands: [] });
     });

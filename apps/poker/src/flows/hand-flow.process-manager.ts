@@ -10,7 +10,7 @@ import {
   ProcessManager,
   type ProcessReaction,
 } from '@nest-es/core';
-import { blindPositions } from '../cards/index.js';
+import { blindPositions, clockwiseAfter } from '../cards/index.js';
 import {
   ActionTaken,
   AwardPot,
@@ -32,13 +32,19 @@ import {
 } from '../hand/index.js';
 import { HandStarted } from '../table/index.js';
 import { BetSeen, BoardSeen, HandFlowCompleted, HandFlowStarted, HandShown, ShowdownStarted, TurnStarted } from './hand-flow.events.js';
-import { contenders, type HandFlowState, initialHandFlowState } from './hand-flow.state.js';
+import { contenders, type FlowPlayerState, type HandFlowState, initialHandFlowState } from './hand-flow.state.js';
 import { showdownAwards } from './showdown.js';
 
-/** What the action timer remembers: whose turn, what they faced, and where the hand was. */
+/** What the action timer remembers: whose turn (to bet, or to show at the showdown), what they faced, and where the hand was. */
 export interface ActionTimeout {
   playerId: string;
   amountToCall: number;
+  handSequence: number;
+}
+
+/** What the draw timer remembers: whose turn to draw, and where the hand was. */
+export interface DrawTimeout {
+  playerId: string;
   handSequence: number;
 }
 
@@ -51,10 +57,13 @@ const DRAW = 'draw';
  * Drives one hand from the deal to the pot, keyed by the hand id: the hand's own events by their
  * aggregate id, the table's HandStarted by its `handId`. So it follows every move of the hand,
  * whatever correlation id the move was sent with. It posts the blinds, follows whose turn it is,
- * deals the streets, asks everyone still in to show, evaluates and awards the pot. A player who
- * does not act within the table's action timeout is checked (nothing to call) or folded; in Five
- * Card Draw, players who have not drawn by then stand pat. Timers live in the store: they survive
- * a restart and are cancelled as soon as the player acts.
+ * deals the streets, runs the showdown and awards the pot. One player left wins the pot at once,
+ * showing nothing. At a contested showdown it shows the hand of the first to show (the hand says
+ * whose); the others show or muck in turn. A player who does not act within the table's action
+ * timeout is checked (nothing to call) or folded; in Five Card Draw, one who does not draw in their
+ * turn stands pat; at the showdown, their hand (a losing one: a hand that can win is shown in its
+ * turn at once) is mucked. Timers live in the store: they survive a restart and are cancelled as
+ * soon as the player acts.
  */
 @ProcessManager('hand-flow', { startsOn: [HandStarted], key: (_event, envelope) => envelope.aggregateId })
 export class HandFlowProcess {
@@ -105,34 +114,42 @@ export class HandFlowProcess {
     return turn(ctx, event.actionOn, 0, [new BoardSeen(event.allCommunityCards)]);
   }
 
+  /** Until the last draw, the turn to draw passes clockwise: the next drawer's clock starts. */
   @OnEvent(DrawCompleted)
   onDrawCompleted(event: DrawCompleted, ctx: Ctx): ProcessReaction {
-    if (!following(ctx.state) || event.actionOn === null) return {};
+    if (!following(ctx.state)) return {};
+    if (event.actionOn === null) return drawClock(ctx, event.playerId);
     // The last draw opens the final betting round.
     return { ...turn(ctx, event.actionOn, 0, []), cancel: [DRAW, ACTION] };
   }
 
   /** The hand closed a round: deal the next street, open the draw, or go to the showdown. */
   @OnEvent(BettingRoundComplete)
-  onRoundComplete(event: BettingRoundComplete, { state }: Ctx): ProcessReaction {
+  onRoundComplete(event: BettingRoundComplete, ctx: Ctx): ProcessReaction {
+    const { state } = ctx;
     if (!following(state)) return {};
     const handId = state.handId!;
     const still = contenders(state).map((player) => player.playerId);
     if (still.length <= 1 || event.phase === lastBettingRound(state.variant)) {
-      return { events: [new ShowdownStarted(still)], cancel: [ACTION], emit: still.map((playerId) => emit(RevealCards, { handId, playerId, muck: false })) };
+      const started = new ShowdownStarted(still);
+      // Uncontested: the last player standing takes the pot and shows no card.
+      if (still.length <= 1) return { events: [started], cancel: [ACTION, DRAW], emit: [emit(AwardPot, { handId, awards: showdownAwards(state) })] };
+      // The hand says who shows first; a round stored before the showdown went in turns does not: then everyone shows.
+      const first = event.firstToShow ? [event.firstToShow] : still;
+      return { events: [started], cancel: [ACTION, DRAW], emit: first.map((playerId) => emit(RevealCards, { handId, playerId, muck: false })) };
     }
-    if (state.variant === 'FIVE_CARD_DRAW') return { cancel: [ACTION], schedule: [{ name: DRAW, afterMs: state.actionTimeoutMs }] };
+    if (state.variant === 'FIVE_CARD_DRAW') return { ...drawClock(ctx, null), cancel: [ACTION] };
     return { cancel: [ACTION], emit: [emit(DealCommunityCards, { handId, count: STREETS[event.phase]!.count })] };
   }
 
   @OnEvent(CardsRevealed)
   onCardsRevealed(event: CardsRevealed, ctx: Ctx): ProcessReaction {
-    return shown(ctx, new HandShown(event.playerId, event.cards));
+    return shown(ctx, new HandShown(event.playerId, event.cards), event.actionOn ?? null);
   }
 
   @OnEvent(CardsMucked)
   onCardsMucked(event: CardsMucked, ctx: Ctx): ProcessReaction {
-    return shown(ctx, new HandShown(event.playerId, null));
+    return shown(ctx, new HandShown(event.playerId, null), event.actionOn ?? null);
   }
 
   @OnEvent(PotAwarded)
@@ -143,18 +160,24 @@ export class HandFlowProcess {
 
   @OnTimeout(ACTION)
   onActionTimeout(timeout: ActionTimeout, { state }: Ctx): ProcessReaction {
-    if (state.status !== 'playing') return {};
-    const action = timeout.amountToCall > 0 ? 'FOLD' : 'CHECK';
     // The hand is STRICT: if anything happened since the turn began (the player acted just in
     // time), the expected sequence no longer matches and the hand refuses the stale move.
-    return { emit: [emit(PlayerAction, { handId: state.handId!, playerId: timeout.playerId, action }, { expectedSequence: timeout.handSequence })] };
+    const when = { expectedSequence: timeout.handSequence };
+    // At the showdown the absent player's hand is one that cannot win (one that can is shown in its turn at once): mucked.
+    if (state.status === 'showdown') return { emit: [emit(RevealCards, { handId: state.handId!, playerId: timeout.playerId, muck: true }, when)] };
+    if (state.status !== 'playing') return {};
+    const action = timeout.amountToCall > 0 ? 'FOLD' : 'CHECK';
+    return { emit: [emit(PlayerAction, { handId: state.handId!, playerId: timeout.playerId, action }, when)] };
   }
 
+  /** The player whose turn it is to draw stands pat, unless the hand has moved since their turn began. */
   @OnTimeout(DRAW)
-  onDrawTimeout(_payload: unknown, { state }: Ctx): ProcessReaction {
+  onDrawTimeout(timeout: DrawTimeout | null | undefined, { state }: Ctx): ProcessReaction {
     if (state.status !== 'playing') return {};
-    // Those who already drew refuse a second draw; the others stand pat.
-    return { emit: contenders(state).map(({ playerId }) => emit(RequestDraw, { handId: state.handId!, playerId, discardIndices: [] })) };
+    const handId = state.handId!;
+    if (timeout?.playerId) return { emit: [emit(RequestDraw, { handId, playerId: timeout.playerId, discardIndices: [] }, { expectedSequence: timeout.handSequence })] };
+    // A timer set before the draw went in turns: everyone still to draw stands pat, in turn (those who drew refuse).
+    return { emit: drawOrder(state).map(({ playerId }) => emit(RequestDraw, { handId, playerId, discardIndices: [] })) };
   }
 
   /** Timeout moves that came too late are refused by design; anything else is worth a look. */
@@ -233,10 +256,31 @@ function turn(ctx: Ctx, actionOn: string | null, amountToCall: number, seen: obj
   };
 }
 
-/** Records a shown (or mucked) hand; once the last contender has shown, the flow awards the pot. */
-function shown(ctx: Ctx, event: HandShown): ProcessReaction {
+/**
+ * Records a shown (or mucked) hand and starts the clock of the next to show; once the last contender
+ * has shown, the flow awards the pot.
+ */
+function shown(ctx: Ctx, event: HandShown, actionOn: string | null): ProcessReaction {
   if (!following(ctx.state) || ctx.state.status !== 'showdown') return {};
   const after = ctx.stateAfter(event);
-  if (contenders(after).some((player) => player.shown === undefined)) return { events: [event] };
-  return { events: [event], emit: [emit(AwardPot, { handId: ctx.state.handId!, awards: showdownAwards(after) })] };
+  if (contenders(after).some((player) => player.shown === undefined)) return turn(ctx, actionOn, 0, [event]);
+  return { events: [event], cancel: [ACTION], emit: [emit(AwardPot, { handId: ctx.state.handId!, awards: showdownAwards(after) })] };
+}
+
+/** Five Card Draw: everyone still in, in the order they draw (from the first left of the dealer). */
+function drawOrder(state: HandFlowState): FlowPlayerState[] {
+  return clockwiseAfter(contenders(state), state.dealerPosition);
+}
+
+/**
+ * Starts the clock of the next to draw: the first in the draw order, or the one after `drew`. Its
+ * timeout remembers the hand's sequence at the event that passed the turn, so it stands pat for the
+ * player only if the hand is still there.
+ */
+function drawClock(ctx: Ctx, drew: string | null): ProcessReaction {
+  const order = drawOrder(ctx.state);
+  const next = drew === null ? order[0] : order[order.findIndex((player) => player.playerId === drew) + 1];
+  if (!next) return { cancel: [DRAW] };
+  const timeout: DrawTimeout = { playerId: next.playerId, handSequence: ctx.envelope!.sequence };
+  return { cancel: [DRAW], schedule: [{ name: DRAW, afterMs: ctx.state.actionTimeoutMs, payload: timeout }] };
 }

@@ -11,4 +11,9 @@ describe('TableToPlayerSaga', () => {
     expect(outcome.commands[0]).toBeInstanceOf(SettleTableSession);
     expect(outcome.facts).toEqual([]);
   });
+
+  it('settles what the table says the player brought, so a top-up still on its way stays reserved', async () => {
+    const outcome = await SagaFixture.for(TableToPlayerSaga).when(new PlayerLeft('p1', 3, 740, 600), { aggregateType: 'table', aggregateId: 't1' });
+    expect(outcome.commands).toEqual([Object.assign(new SettleTableSession(), { playerId: 'p1', tableId: 't1', cashOut: 740, boughtIn: 600 })]);
+  });
 });

@@ -55,6 +55,7 @@ export function applyAction(state: HandState, move: Chips & { action: BettingAct
   if (player.betThisRound > state.currentBet) {
     state.minRaise = Math.max(state.minRaise, player.betThisRound - state.currentBet);
     state.currentBet = player.betThisRound;
+    state.lastAggressor = player.playerId;
     for (const other of state.players) if (other !== player) other.hasActed = false;
   }
 }
@@ -109,6 +110,7 @@ function startRound(state: HandState): void {
   }
   state.currentBet = 0;
   state.minRaise = state.bigBlind;
+  state.lastAggressor = null;
   state.status = 'betting';
 }
 

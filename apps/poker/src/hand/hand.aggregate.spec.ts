@@ -385,7 +385,7 @@ describe('HandAggregate', () => {
       await play(fixture, ...checkAround);
       expect((await play(fixture, street(1))).events[0]).toEqual(new CommunityCardsDealt(['Jc'], 'RIVER', ['Ks', '9h', '4c', '3d', 'Jc'], 'bob'));
       const closed = await play(fixture, ...checkAround);
-      expect(closed.events.at(-1)).toEqual(new BettingRoundComplete('RIVER'));
+      expect(closed.events.at(-1)).toEqual(new BettingRoundComplete('RIVER', 'bob'));
       expect(closed.state).toMatchObject({ phase: 'SHOWDOWN', status: 'showdown' });
       expectRefusal(await fixture.when(street(1), context), ErrorCode.FAILED_PRECONDITION, 'the hand is in phase SHOWDOWN');
     });
@@ -423,7 +423,7 @@ describe('HandAggregate', () => {
 
     it('lets a player stand pat; the last draw opens the final betting round in phase DRAW', async () => {
       const fixture = await draws();
-      await play(fixture, draw('carol'), draw('bob', 4));
+      await play(fixture, draw('bob', 4), draw('carol'));
       const last = await play(fixture, draw('alice', 0));
       expect(last.events).toEqual([new DrawCompleted('alice', ['5c'], ['9s'], 'bob')]);
       expect(last.state).toMatchObject({ phase: 'DRAW', status: 'betting', currentBet: 0, actionOn: 'bob' });
@@ -432,6 +432,25 @@ describe('HandAggregate', () => {
         ['Kc', 'Kd', 'Ks', '9h', '3c'],
         ['9s', '6d', '8h', 'Td', 'Jc'],
       ]);
+    });
+
+    it('draws in turn order from the first player left of the dealer: nobody draws out of turn', async () => {
+      const fixture = await draws();
+      expectRefusal(await fixture.when(draw('carol', 0), context), ErrorCode.FAILED_PRECONDITION, "it is bob's turn to draw, not carol's");
+      expectRefusal(await fixture.when(draw('alice', 0), context), ErrorCode.FAILED_PRECONDITION, "it is bob's turn to draw, not alice's");
+      await play(fixture, draw('bob', 0));
+      expectRefusal(await fixture.when(draw('alice', 0), context), ErrorCode.FAILED_PRECONDITION, "it is carol's turn to draw, not alice's");
+      // carol draws the next cards off the deck, as her turn comes, whoever asked first.
+      expect((await play(fixture, draw('carol', 0))).events).toEqual([new DrawCompleted('carol', ['Kc'], ['9s'], null)]);
+      expect((await play(fixture, draw('alice'))).events).toEqual([new DrawCompleted('alice', [], [], 'bob')]);
+    });
+
+    it('skips a folded player in the draw order', async () => {
+      const folded = await preflop({ variant: 'FIVE_CARD_DRAW' });
+      await play(folded, act('alice', 'CALL'), act('bob', 'FOLD'), act('carol', 'CHECK'));
+      expectRefusal(await folded.when(draw('alice'), context), ErrorCode.FAILED_PRECONDITION, "it is carol's turn to draw, not alice's");
+      await play(folded, draw('carol'), draw('alice'));
+      expect(folded.state).toMatchObject({ status: 'betting', actionOn: 'carol' });
     });
 
     it('refuses a second draw, a folded player, and drawing before the DRAW phase', async () => {
@@ -452,6 +471,7 @@ describe('HandAggregate', () => {
       await play(fixture, deal({ variant: 'FIVE_CARD_DRAW', players: ten, seed: 3 }), blind('p1', 'small', 5), blind('p2', 'big', 10));
       for (const id of ['p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9', 'p0', 'p1']) await play(fixture, act(id, 'CALL'));
       await play(fixture, act('p2', 'CHECK'));
+      for (const id of ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9']) await play(fixture, draw(id));
       expectRefusal(await fixture.when(draw('p0', 0, 1, 2), context), ErrorCode.FAILED_PRECONDITION, 'only 2 cards are left in the deck, 3 requested');
     });
 
@@ -478,19 +498,93 @@ describe('HandAggregate', () => {
       return fixture; // pot 50: alice 10, bob 20, carol 20
     };
 
-    it('reveals the hole cards with their ranking, or mucks them', async () => {
+    /** bob KK makes trips on the board, carol AA a pair; bob bets the river and carol calls. */
+    const riverBet = async () => {
+      const fixture = await onFlop({ deck: riggedDeck(['Kd Kc', 'As Ah', '7s 2d'], 'Ks 9h 4c 3d Jc') });
+      await play(fixture, act('bob', 'BET', 10), act('carol', 'CALL'), act('alice', 'FOLD'), street(1), act('bob', 'CHECK'), act('carol', 'CHECK'), street(1));
+      await play(fixture, act('bob', 'CHECK'), act('carol', 'BET', 20));
+      return fixture;
+    };
+
+    it('shows first the last aggressor of the last round', async () => {
+      const fixture = await riverBet();
+      const closed = await play(fixture, act('bob', 'CALL'));
+      expect(closed.events.at(-1)).toEqual(new BettingRoundComplete('RIVER', 'carol'));
+      expect(closed.state).toMatchObject({ phase: 'SHOWDOWN', status: 'showdown', actionOn: null });
+      expectRefusal(await fixture.when(reveal('bob'), context), ErrorCode.FAILED_PRECONDITION, "it is carol's turn to show, not bob's");
+    });
+
+    it('shows first the first player left of the dealer when the last round was checked around', async () => {
       const fixture = await atShowdown();
-      expect((await play(fixture, reveal('carol'))).events).toEqual([new CardsRevealed('carol', ['Kd', 'Kc'], 'THREE_OF_A_KIND')]);
-      expect((await play(fixture, reveal('bob', true))).events).toEqual([new CardsMucked('bob')]);
-      expect(fixture.state.players.map((p) => p.shown)).toEqual(['mucked', 'revealed', null]);
+      expectRefusal(await fixture.when(reveal('carol'), context), ErrorCode.FAILED_PRECONDITION, "it is bob's turn to show, not carol's");
+    });
+
+    it('lets the next player in turn muck a losing hand, or show it', async () => {
+      const fixture = await riverBet();
+      await play(fixture, act('bob', 'RAISE', 20), act('carol', 'CALL'));
+      // bob raised last: he shows his trips first; carol's pair of aces cannot beat them.
+      const first = await play(fixture, reveal('bob'));
+      expect(first.events).toEqual([new CardsRevealed('bob', ['Kd', 'Kc'], 'THREE_OF_A_KIND', 'carol')]);
+      expect(first.state.actionOn).toBe('carol');
+      const mucked = await play(fixture, reveal('carol', true));
+      expect(mucked.events).toEqual([new CardsMucked('carol', null)]);
+      expect(mucked.state.players.map((p) => p.shown)).toEqual(['revealed', 'mucked', null]);
+      expect(mucked.state.actionOn).toBeNull();
+
+      const shown = await riverBet();
+      await play(shown, act('bob', 'RAISE', 20), act('carol', 'CALL'), reveal('bob'));
+      expect((await play(shown, reveal('carol'))).events).toEqual([new CardsRevealed('carol', ['As', 'Ah'], 'PAIR', null)]);
+    });
+
+    it('shows the hands that can still win, in turn: only a losing hand may be mucked', async () => {
+      const fixture = await atShowdown();
+      expectRefusal(await fixture.when(reveal('bob', true), context), ErrorCode.FAILED_PRECONDITION, "only a losing hand may be mucked: bob's can still win");
+      // bob's aces are shown; carol's trips beat them, so they are shown in turn with no choice to make.
+      const outcome = await play(fixture, reveal('bob'));
+      expect(outcome.events).toEqual([new CardsRevealed('bob', ['As', 'Ah'], 'PAIR', 'carol'), new CardsRevealed('carol', ['Kd', 'Kc'], 'THREE_OF_A_KIND', null)]);
+      expect(fixture.state.players.map((p) => p.shown)).toEqual(['revealed', 'revealed', null]);
+    });
+
+    it('counts a tie as a hand that can still win: it is shown', async () => {
+      const fixture = await preflop({ deck: riggedDeck(['2c 3c', '4d 5d', '6h 7h'], 'Ts Js Qs Ks As') });
+      await play(fixture, act('alice', 'CALL'), act('bob', 'FOLD'), act('carol', 'CHECK'));
+      for (const count of [3, 1, 1]) await play(fixture, street(count), act('carol', 'CHECK'), act('alice', 'CHECK'));
+      expect((await play(fixture, reveal('carol'))).events).toEqual([
+        new CardsRevealed('carol', ['4d', '5d'], 'ROYAL_FLUSH', 'alice'),
+        new CardsRevealed('alice', ['6h', '7h'], 'ROYAL_FLUSH', null),
+      ]);
+    });
+
+    it('shows a hand that can win a side pot even when it loses the main pot', async () => {
+      // bob is all-in for 100 with the best hand; carol's two pair beat alice's pair for the side pot.
+      const fixture = newHand();
+      const deck = riggedDeck(['As Ah', 'Kd 9c', 'Qd Qc'], 'Ac Kh 9d 3s 2h');
+      await play(fixture, deal({ players: [{ ...THREE[0], stack: 100 }, THREE[1], THREE[2]], deck }), blind('bob', 'small', 5), blind('carol', 'big', 10));
+      await play(fixture, act('alice', 'RAISE', 190), act('bob', 'ALL_IN'), act('carol', 'CALL'));
+      for (const count of [3, 1, 1]) await play(fixture, street(count), act('carol', 'CHECK'), act('alice', 'CHECK'));
+      // Checked around: bob (left of the dealer) shows first. alice's queens lose the main pot to his
+      // trips but could still win the side pot; so could carol's two pair, which beat them.
+      expect((await play(fixture, reveal('bob'))).events).toEqual([
+        new CardsRevealed('bob', ['As', 'Ah'], 'THREE_OF_A_KIND', 'carol'),
+        new CardsRevealed('carol', ['Kd', '9c'], 'TWO_PAIR', 'alice'),
+      ]);
+      expect((await play(fixture, reveal('alice', true))).events).toEqual([new CardsMucked('alice', null)]);
     });
 
     it('refuses revealing before the showdown, twice, or for a folded player', async () => {
       expectRefusal(await (await preflop()).when(reveal('alice'), context), ErrorCode.FAILED_PRECONDITION, 'cards are revealed at the showdown; the hand is in phase PREFLOP (betting)');
       const fixture = await atShowdown();
-      await play(fixture, reveal('carol'));
+      await play(fixture, reveal('bob'));
       expectRefusal(await fixture.when(reveal('carol', true), context), ErrorCode.FAILED_PRECONDITION, 'carol has already revealed their cards');
       expectRefusal(await fixture.when(reveal('alice'), context), ErrorCode.FAILED_PRECONDITION, 'alice has folded');
+    });
+
+    it('shows no card of a player who wins uncontested', async () => {
+      const fixture = await preflop();
+      await play(fixture, act('alice', 'FOLD'), act('bob', 'FOLD'));
+      expect(fixture.state).toMatchObject({ phase: 'SHOWDOWN', actionOn: null });
+      expectRefusal(await fixture.when(reveal('carol'), context), ErrorCode.FAILED_PRECONDITION, 'nobody contests the pot: carol wins it without showing');
+      expectRefusal(await fixture.when(reveal('carol', true), context), ErrorCode.FAILED_PRECONDITION, 'nobody contests the pot');
     });
 
     it('awards the pot, then completes the hand with final stacks and stack changes', async () => {
@@ -530,8 +624,7 @@ describe('HandAggregate', () => {
       await play(fixture, street(3), act('bob', 'CHECK'), act('carol', 'BET', 50), act('bob', 'CALL'));
       await play(fixture, street(1), act('bob', 'CHECK'), act('carol', 'CHECK'));
       await play(fixture, street(1), act('bob', 'CHECK'), act('carol', 'CHECK'));
-      const bob = (await play(fixture, reveal('bob'))).events[0] as CardsRevealed;
-      const carol = (await play(fixture, reveal('carol'))).events[0] as CardsRevealed;
+      const [bob, carol] = (await play(fixture, reveal('bob'))).events as CardsRevealed[];
       expect([bob.ranking, carol.ranking]).toEqual(['PAIR', 'THREE_OF_A_KIND']);
       const awarded = await play(fixture, awardsFor(fixture.state));
       expect(awarded.events[0]).toEqual(new PotAwarded([{ playerId: 'carol', amount: 170 }]));
@@ -562,8 +655,10 @@ describe('HandAggregate', () => {
       for (const count of [3, 1, 1]) await play(fixture, street(count), act('bob', 'CHECK'), act('alice', 'CHECK'));
       expect(fixture.state.phase).toBe('SHOWDOWN');
       // Four spades on the board and the ace of spades: a flush in Hold'em, a straight in Omaha.
-      expect((await play(fixture, reveal('alice'))).events[0]).toEqual(new CardsRevealed('alice', ['As', 'Kd', '2c', '3d'], 'STRAIGHT'));
-      expect((await play(fixture, reveal('bob'))).events[0]).toEqual(new CardsRevealed('bob', ['Qh', 'Qd', '8c', '8d'], 'STRAIGHT'));
+      expect((await play(fixture, reveal('bob'))).events).toEqual([
+        new CardsRevealed('bob', ['Qh', 'Qd', '8c', '8d'], 'STRAIGHT', 'alice'),
+        new CardsRevealed('alice', ['As', 'Kd', '2c', '3d'], 'STRAIGHT', null),
+      ]);
       const awarded = await play(fixture, awardsFor(fixture.state));
       expect(awarded.events[0]).toEqual(new PotAwarded([{ playerId: 'alice', amount: 20 }]));
       expectConserved(awarded.events[1] as HandComplete, 2000);
@@ -576,10 +671,13 @@ describe('HandAggregate', () => {
       await play(fixture, draw('bob', 2, 3, 4), draw('carol'), draw('alice', 0));
       await play(fixture, act('bob', 'BET', 20), act('carol', 'RAISE', 20), act('alice', 'FOLD'));
       const closed = await play(fixture, act('bob', 'CALL'));
-      expect(closed.events.at(-1)).toEqual(new BettingRoundComplete('DRAW'));
+      // carol raised last: she shows first; bob's aces beat her kings, so they are shown in turn.
+      expect(closed.events.at(-1)).toEqual(new BettingRoundComplete('DRAW', 'carol'));
       expect(closed.state.phase).toBe('SHOWDOWN');
-      expect((await play(fixture, reveal('bob'))).events[0]).toEqual(new CardsRevealed('bob', ['Ah', 'Ad', 'Ac', '9s', '2c'], 'THREE_OF_A_KIND'));
-      expect((await play(fixture, reveal('carol'))).events[0]).toEqual(new CardsRevealed('carol', ['Kc', 'Kd', 'Ks', '9h', '3c'], 'THREE_OF_A_KIND'));
+      expect((await play(fixture, reveal('carol'))).events).toEqual([
+        new CardsRevealed('carol', ['Kc', 'Kd', 'Ks', '9h', '3c'], 'THREE_OF_A_KIND', 'bob'),
+        new CardsRevealed('bob', ['Ah', 'Ad', 'Ac', '9s', '2c'], 'THREE_OF_A_KIND', null),
+      ]);
       const awarded = await play(fixture, awardsFor(fixture.state));
       expect(awarded.events[0]).toEqual(new PotAwarded([{ playerId: 'bob', amount: 110 }]));
       expectConserved(awarded.events[1] as HandComplete, 3000);
@@ -604,10 +702,11 @@ describe('HandAggregate', () => {
       await play(fixture, deal({ players: [TWO[0], { ...TWO[1], stack: 300 }], deck }), blind('alice', 'small', 5), blind('bob', 'big', 10));
       expect((await play(fixture, act('alice', 'ALL_IN'))).events).toEqual([new ActionTaken('alice', 'ALL_IN', 295, 0, 310, 290, 'bob')]);
       expect((await play(fixture, act('bob', 'CALL'))).events).toEqual([new ActionTaken('bob', 'CALL', 290, 700, 600, 0, null), new BettingRoundComplete('PREFLOP')]);
-      for (const [count, phase] of [[3, 'FLOP'], [1, 'TURN'], [1, 'RIVER']] as const) {
+      // No betting after the flop: bob, first left of the dealer, is the first to show.
+      for (const [count, phase, first] of [[3, 'FLOP', null], [1, 'TURN', null], [1, 'RIVER', 'bob']] as const) {
         const dealt = await play(fixture, street(count));
         expect(types(dealt)).toEqual(['CommunityCardsDealt', 'BettingRoundComplete']);
-        expect(dealt.events[1]).toEqual(new BettingRoundComplete(phase));
+        expect(dealt.events[1]).toEqual(new BettingRoundComplete(phase, first));
       }
       expect(fixture.state.phase).toBe('SHOWDOWN');
       const awarded = await play(fixture, awardsFor(fixture.state));

@@ -15,9 +15,10 @@ import {
   HandComplete,
   PotAwarded,
 } from './hand.events.js';
-import { dealtPlayer, type HandPlayerState, type HandState, initialHandState } from './hand.state.js';
+import { dealtPlayer, type HandPlayerState, type HandState, initialHandState, type Phase } from './hand.state.js';
 import { lastBettingRound, STREETS } from './streets.js';
 import { handView } from './hand.view.js';
+import { contested, firstToShow, losing, nextToDraw, nextToShowAfter, toShow } from './turns.js';
 
 /**
  * One hand of poker, driven by commands from the hand-flow process manager. STRICT: action
@@ -28,10 +29,15 @@ import { handView } from './hand.view.js';
  * - When a round closes (BettingRoundComplete{phase}) the hand goes to SHOWDOWN if one player is
  *   left or that was the last round (RIVER; in Five Card Draw the round after the draw). Otherwise
  *   Hold'em and Omaha wait for DealCommunityCards, and Five Card Draw goes to DRAW: everyone still
- *   in draws once, and the last draw opens the final betting round, still in phase DRAW.
+ *   in draws once, in turn from the first player left of the dealer, and the last draw opens the
+ *   final betting round, still in phase DRAW.
  * - A street (or the draw) after which fewer than two players can bet closes its round at once,
  *   so an all-in hand runs the board out street by street and reaches SHOWDOWN the same way.
- * - RevealCards at SHOWDOWN is optional; AwardPot ends the hand (HandComplete, phase COMPLETE).
+ * - At SHOWDOWN one player left wins uncontested: no card is shown (RevealCards is refused). With
+ *   two or more, RevealCards goes in turns: the last aggressor of the last round shows first (the
+ *   first player left of the dealer if it was checked around), then each next player clockwise
+ *   shows, or mucks a losing hand; a hand that can still win is shown in its turn at once.
+ *   AwardPot ends the hand (HandComplete, phase COMPLETE).
  */
 @Aggregate('hand', { mergeStrategy: MergeStrategy.STRICT, view: handView })
 export class HandAggregate {
@@ -64,7 +70,7 @@ export class HandAggregate {
     applyBlind(next, blind);
     const turn = small ? NOBODY_YET : turnAfter(next, blinds.big);
     const posted = new BlindPosted(blind.playerId, blind.blindType, amount, blind.playerStack, blind.potTotal, turn.actionOn, turn.amountToCall);
-    return turn.closed ? [posted, new BettingRoundComplete(state.phase)] : [posted];
+    return turn.closed ? [posted, roundComplete(next, state.phase)] : [posted];
   }
 
   @CommandHandler(PlayerAction, { emits: [ActionTaken, BettingRoundComplete], http: true })
@@ -80,7 +86,7 @@ export class HandAggregate {
     applyAction(next, move);
     const turn = turnAfter(next, player.position);
     const taken = new ActionTaken(move.playerId, action, chips, move.playerStack, move.potTotal, turn.amountToCall, turn.actionOn);
-    return turn.closed ? [taken, new BettingRoundComplete(state.phase)] : [taken];
+    return turn.closed ? [taken, roundComplete(next, state.phase)] : [taken];
   }
 
   @CommandHandler(DealCommunityCards, { emits: [CommunityCardsDealt, BettingRoundComplete] })
@@ -97,7 +103,7 @@ export class HandAggregate {
     applyCommunityCards(next, cards, street.phase);
     const turn = turnAfter(next, state.dealerPosition);
     const dealt = new CommunityCardsDealt(cards, street.phase, next.communityCards, turn.actionOn);
-    return turn.closed ? [dealt, new BettingRoundComplete(street.phase)] : [dealt];
+    return turn.closed ? [dealt, roundComplete(next, street.phase)] : [dealt];
   }
 
   @CommandHandler(RequestDraw, { emits: [DrawCompleted, BettingRoundComplete], http: true })
@@ -107,6 +113,8 @@ export class HandAggregate {
     if (state.status !== 'drawing') throw new FailedPreconditionError(`cards are drawn in the DRAW phase before its betting; the hand is ${where(state)}`);
     const player = requireStillIn(state, command.playerId);
     if (player.hasDrawn) throw new FailedPreconditionError(`${player.playerId} has already drawn`);
+    const inTurn = nextToDraw(state);
+    if (inTurn !== player.playerId) throw new FailedPreconditionError(`it is ${inTurn}'s turn to draw, not ${player.playerId}'s`);
     const count = command.discardIndices.length;
     if (count > state.deck.length) throw new FailedPreconditionError(`only ${state.deck.length} cards are left in the deck, ${count} requested`);
     const discarded = command.discardIndices.map((index) => player.holeCards[index]);
@@ -116,16 +124,20 @@ export class HandAggregate {
     const lastDraw = next.status === 'betting';
     const turn = lastDraw ? turnAfter(next, state.dealerPosition) : NOBODY_YET;
     const completed = new DrawCompleted(player.playerId, discarded, drawn, turn.actionOn);
-    return turn.closed ? [completed, new BettingRoundComplete('DRAW')] : [completed];
+    return turn.closed ? [completed, roundComplete(next, 'DRAW')] : [completed];
   }
 
   @CommandHandler(RevealCards, { emits: [CardsRevealed, CardsMucked], http: true })
-  reveal(command: RevealCards, state: HandState): CardsRevealed | CardsMucked {
+  reveal(command: RevealCards, state: HandState): (CardsRevealed | CardsMucked)[] {
     requireShowdown(state, 'cards are revealed');
     const player = requireStillIn(state, command.playerId);
+    if (!contested(state)) throw new FailedPreconditionError(`nobody contests the pot: ${player.playerId} wins it without showing`);
     if (player.shown) throw new FailedPreconditionError(`${player.playerId} has already ${player.shown} their cards`);
-    if (command.muck) return new CardsMucked(player.playerId);
-    return new CardsRevealed(player.playerId, [...player.holeCards], bestHandFor(state.variant, player.holeCards, state.communityCards).ranking);
+    // Null only for a showdown begun before it went in turns: then anyone still to show may.
+    const turn = toShow(state);
+    if (turn !== null && turn !== player.playerId) throw new FailedPreconditionError(`it is ${turn}'s turn to show, not ${player.playerId}'s`);
+    if (command.muck && !losing(state, player)) throw new FailedPreconditionError(`only a losing hand may be mucked: ${player.playerId}'s can still win`);
+    return showInTurn(state, player.playerId, command.muck === true);
   }
 
   @CommandHandler(AwardPot, { emits: [PotAwarded, HandComplete] })
@@ -209,11 +221,13 @@ export class HandAggregate {
   @Apply(CardsRevealed)
   onRevealed(state: HandState, event: CardsRevealed): void {
     findPlayer(state, event.playerId)!.shown = 'revealed';
+    state.actionOn = event.actionOn ?? null;
   }
 
   @Apply(CardsMucked)
   onMucked(state: HandState, event: CardsMucked): void {
     findPlayer(state, event.playerId)!.shown = 'mucked';
+    state.actionOn = event.actionOn ?? null;
   }
 
   @Apply(PotAwarded)
@@ -229,6 +243,34 @@ export class HandAggregate {
     state.phase = 'COMPLETE';
     state.status = 'complete';
     state.actionOn = null;
+  }
+}
+
+/** A closed round; when it leads to a contested showdown, with who shows first. */
+function roundComplete(after: HandState, phase: Phase): BettingRoundComplete {
+  const showdown = stillIn(after).length <= 1 || phase === lastBettingRound(after.variant);
+  return new BettingRoundComplete(phase, showdown ? firstToShow(after) : null);
+}
+
+/**
+ * The player shows (or mucks), and the turn passes clockwise; each next hand that can still win
+ * against those shown is shown at once, in turn, until a losing hand's owner is to choose (or all
+ * have shown). Each event says who is to show after it.
+ */
+function showInTurn(state: HandState, playerId: string, muck: boolean): (CardsRevealed | CardsMucked)[] {
+  const next = structuredClone(state);
+  const shown: (CardsRevealed | CardsMucked)[] = [];
+  let player = findPlayer(next, playerId)!;
+  let mucks = muck;
+  for (;;) {
+    player.shown = mucks ? 'mucked' : 'revealed';
+    const after = nextToShowAfter(next, player.position);
+    const actionOn = after?.playerId ?? null;
+    const ranking = bestHandFor(next.variant, player.holeCards, next.communityCards).ranking;
+    shown.push(mucks ? new CardsMucked(player.playerId, actionOn) : new CardsRevealed(player.playerId, [...player.holeCards], ranking, actionOn));
+    if (!after || losing(next, after)) return shown;
+    player = after;
+    mucks = false;
   }
 }
 

@@ -56,9 +56,16 @@ export class ActionTaken {
   ) {}
 }
 
-/** `phase`: the phase whose betting round closed. */
+/**
+ * `phase`: the phase whose betting round closed. `firstToShow`: when the round leads to a contested
+ * showdown, who shows first (the hand flow shows that hand); otherwise null. Absent from rounds
+ * stored before the showdown went in turns.
+ */
 export class BettingRoundComplete {
-  constructor(readonly phase: Phase) {}
+  constructor(
+    readonly phase: Phase,
+    readonly firstToShow: string | null = null,
+  ) {}
 }
 
 export class CommunityCardsDealt {
@@ -80,16 +87,26 @@ export class DrawCompleted {
   ) {}
 }
 
+/**
+ * The showdown goes in turns: `actionOn` is who shows or mucks next (null once everyone still in
+ * has; absent from events stored before the showdown went in turns). A hand that can still win is
+ * shown in its turn without waiting: one RevealCards may record several of these, in turn order.
+ */
 export class CardsRevealed {
   constructor(
     readonly playerId: string,
     readonly cards: Card[],
     readonly ranking: Ranking,
+    readonly actionOn: string | null = null,
   ) {}
 }
 
+/** `actionOn`: as for CardsRevealed. */
 export class CardsMucked {
-  constructor(readonly playerId: string) {}
+  constructor(
+    readonly playerId: string,
+    readonly actionOn: string | null = null,
+  ) {}
 }
 
 export class PotAwarded {

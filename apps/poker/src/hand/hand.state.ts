@@ -39,8 +39,13 @@ export interface HandState {
   phase: Phase;
   status: HandStatus;
   smallBlindPosted: boolean;
-  /** The player whose turn it is, null when nobody is to act. */
+  /**
+   * The player whose turn it is, null when nobody is to act: in a betting round the one to bet; at a
+   * contested showdown, once the first hand is shown, the one to show or muck next.
+   */
   actionOn: string | null;
+  /** Who bet or raised last in the current betting round (null: checked so far); shows first at the showdown. */
+  lastAggressor: string | null;
   currentBet: number;
   minRaise: number;
   pot: number;
@@ -62,6 +67,7 @@ export function initialHandState(): HandState {
     status: 'not_dealt',
     smallBlindPosted: false,
     actionOn: null,
+    lastAggressor: null,
     currentBet: 0,
     minRaise: 0,
     pot: 0,

@@ -4,3 +4,4 @@ export * from './hand.events.js';
 export * from './hand.state.js';
 export * from './streets.js';
 export { drawnHand } from './dealing.js';
+export * from './turns.js';

@@ -5,9 +5,9 @@ import { CommandGateway, EVENT_STORE, type EventStore, PermissionDeniedError, Sy
 import { ValidBodyPipe } from '@nest-es/http';
 import { PlayerAuthGuard } from '../auth/player-auth.guard.js';
 import type { PlayerPrincipal } from '../auth/player-tokens.service.js';
-import { BUY_IN_SEAT, type BuyInCompleted, type BuyInFailed } from '../flows/index.js';
+import { BUY_IN_SEAT, type BuyInCompleted, type BuyInFailed, TOP_UP } from '../flows/index.js';
 import { ReserveFunds } from '../player/index.js';
-import { BuyInOutcome, BuyInRequest } from './buy-in.dto.js';
+import { BuyInOutcome, BuyInRequest, TopUpRequest } from './buy-in.dto.js';
 import { ValidIdPipe } from './valid-id.pipe.js';
 
 /**
@@ -16,7 +16,10 @@ import { ValidIdPipe } from './valid-id.pipe.js';
  * metadata); the buy-in process manager starts on that FundsReserved. No extra aggregate is
  * needed, and a refused reservation (unknown player, insufficient funds) is answered at once,
  * with nothing to undo. CASCADE waits until the whole flow has run, so the outcome is known.
- * Only the signed-in player may buy themselves in: it is the one route that moves their chips to a table.
+ * `POST /tables/:id/top-up` runs the same flow for a seated player's stack, between hands: the
+ * top-up is added to the player's reservation for the table (ReserveFunds with `topUp`), checked
+ * against the table's maxBuyIn and credited (TopUp), or released alone.
+ * Only the signed-in player may buy themselves in or top up: the two routes that move their chips to a table.
  */
 @ApiTags('poker')
 @Controller('tables')
@@ -38,6 +41,21 @@ export class BuyInController {
     const buyInId = randomUUID();
     await this.gateway.send(ReserveFunds, { playerId: request.playerId, tableId, amount: request.amount }, { correlationId: buyInId, metadata: { [BUY_IN_SEAT]: request.seat }, syncMode: SyncMode.CASCADE, principal: user, authorize: false });
     return this.outcome({ buyInId, playerId: request.playerId, tableId, seat: request.seat, amount: request.amount, status: 'PENDING' });
+  }
+
+  @Post(':tableId/top-up')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Top up a seated player's stack between hands, up to the table's maxBuyIn: reserve the funds, credit the stack (or release them)" })
+  @ApiBody({ type: TopUpRequest })
+  @ApiOkResponse({ type: BuyInOutcome })
+  @ApiBearerAuth()
+  @UseGuards(PlayerAuthGuard)
+  async topUp(@Param('tableId', ValidIdPipe) tableId: string, @Body(ValidBodyPipe) request: TopUpRequest, @Req() { user }: { user: PlayerPrincipal }): Promise<BuyInOutcome> {
+    if (request.playerId !== user.id) throw new PermissionDeniedError(`${user.id} may not top up ${request.playerId}`);
+    const buyInId = randomUUID();
+    const reserve = { playerId: request.playerId, tableId, amount: request.amount, topUp: true };
+    await this.gateway.send(ReserveFunds, reserve, { correlationId: buyInId, metadata: { [TOP_UP]: true }, syncMode: SyncMode.CASCADE, principal: user, authorize: false });
+    return this.outcome({ buyInId, playerId: request.playerId, tableId, seat: -1, amount: request.amount, status: 'PENDING' });
   }
 
   /** The outcome as the process recorded it in its own events. */

@@ -20,11 +20,20 @@ export class BuyInRequest {
   amount!: number;
 }
 
+export class TopUpRequest {
+  @ApiProperty({ example: 'alice' }) @IsString() @Length(1, 200) playerId!: string;
+  @ApiProperty({ description: `Chips to add to the stack from the bankroll, between hands; the stack may reach the table's maxBuyIn (at most ${MAX_CHIPS_PER_COMMAND})`, example: 200 })
+  @IsInt(positiveChips)
+  @IsPositive(positiveChips)
+  @Max(MAX_CHIPS_PER_COMMAND, atMostChips(MAX_CHIPS_PER_COMMAND))
+  amount!: number;
+}
+
 export class BuyInOutcome {
   @ApiProperty({ description: 'The buy-in process id: the correlation id of all its events' }) buyInId!: string;
   @ApiProperty() playerId!: string;
   @ApiProperty() tableId!: string;
-  @ApiProperty({ description: 'The seat asked for, or taken once COMPLETED' }) seat!: number;
+  @ApiProperty({ description: 'The seat asked for, or taken once COMPLETED (a top-up: the seat topped up, -1 until then)' }) seat!: number;
   @ApiProperty() amount!: number;
   @ApiProperty({ enum: ['COMPLETED', 'FAILED', 'PENDING'] }) status!: 'COMPLETED' | 'FAILED' | 'PENDING';
   @ApiPropertyOptional({ enum: BUY_IN_FAILURES }) code?: BuyInFailureCode;

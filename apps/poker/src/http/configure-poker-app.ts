@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { addCommandOperations } from '@nest-es/http';
@@ -5,6 +6,9 @@ import { crossSiteWrites } from './cross-site-writes.js';
 import { publicFolder } from './public-folder.js';
 import { rateLimit } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
+
+/** The OpenAPI document's version: the framework's, which the app is released with. */
+const FRAMEWORK_VERSION = (createRequire(import.meta.url)('@nest-es/core/package.json') as { version: string }).version;
 
 export interface PokerHttpOptions {
   /** One limit per client address over every route; none when absent (the tests, the demo). */
@@ -27,12 +31,12 @@ export function configurePokerApp(app: NestExpressApplication, options: PokerHtt
   app.use(crossSiteWrites(options.allowedOrigins));
   app.useStaticAssets(publicFolder());
   const config = new DocumentBuilder()
-    .setTitle('Poker on nest-event-sourcing')
+    .setTitle('The nest-es poker app')
     .setDescription(
-      'The sample poker app: one operation per command (POST /commands/<aggregate>/{aggregateId}/<Command> with the headers ' +
+      'The sample poker app: one operation per command (POST /commands/{aggregateType}/{aggregateId}/{commandType} with the headers ' +
         'Command-Id, Correlation-Id, Expected-Sequence, Sync-Mode, Merge-Strategy), aggregate reads, and the poker routes (buy-in, balances, leaderboard, table view, bots).',
     )
-    .setVersion('0.1.0')
+    .setVersion(FRAMEWORK_VERSION)
     .addBearerAuth()
     .build();
   SwaggerModule.setup('docs', app, () => addCommandOperations(SwaggerModule.createDocument(app, config), app));

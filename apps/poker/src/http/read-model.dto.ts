@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { Balance, LeaderboardEntry } from '../read-models/index.js';
+import type { Balance, LeaderboardEntry, LeaderboardPage } from '../read-models/index.js';
 
 // Response shapes for the OpenAPI document; `implements` keeps them in step with the read models.
 
@@ -17,6 +17,16 @@ export class LeaderboardEntryDto implements LeaderboardEntry {
   @ApiProperty({ description: 'Chips won minus chips lost, over all hands' }) netWinnings!: number;
   @ApiProperty() handsPlayed!: number;
   @ApiProperty({ description: 'Hands in which the player won a pot or a share of one' }) handsWon!: number;
+}
+
+export class LeaderboardPageDto implements LeaderboardPage {
+  @ApiProperty({ type: [LeaderboardEntryDto] }) entries!: LeaderboardEntryDto[];
+  @ApiProperty({ description: 'Players on the whole leaderboard' }) total!: number;
+  @ApiProperty() limit!: number;
+  @ApiProperty() offset!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'The offset of the next page; null on the last one' }) nextOffset!: number | null;
+  @ApiProperty({ type: LeaderboardEntryDto, nullable: true, description: "The signed-in player's own row, with its rank, on this page or not; null when not signed in" })
+  you!: LeaderboardEntryDto | null;
 }
 
 export class SeatDto {
@@ -54,8 +64,9 @@ export class TableViewDto {
 
 export class BotMoveDto {
   @ApiProperty() playerId!: string;
-  @ApiProperty({ enum: ['PlayerAction', 'RequestDraw'] }) command!: string;
+  @ApiProperty({ enum: ['PlayerAction', 'RequestDraw', 'RevealCards'] }) command!: string;
   @ApiPropertyOptional() action?: string;
   @ApiPropertyOptional() amount?: number;
   @ApiPropertyOptional({ type: [Number] }) discardIndices?: number[];
+  @ApiPropertyOptional({ description: 'RevealCards: true when the bot mucks its losing hand' }) muck?: boolean;
 }

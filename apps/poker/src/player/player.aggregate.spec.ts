@@ -85,6 +85,35 @@ describe('PlayerAggregate', () => {
     });
   });
 
+  describe('topping up at a table (ReserveFunds topUp, a partial ReleaseFunds, SettleTableSession boughtIn)', () => {
+    it('adds a top-up to the reservation of a table where the player has one, within what is available', async () => {
+      const seated = funded(new FundsReserved(400, 't1', 600));
+      const outcome = await seated.when(command(ReserveFunds, { amount: 200, tableId: 't1', topUp: true }));
+      expect(outcome.events).toEqual([new FundsReserved(200, 't1', 400)]);
+      expect(outcome.state).toMatchObject({ bankroll: 1000, reserved: 600, available: 400, reservations: { t1: 600 } });
+      expectRefusal(await seated.when(command(ReserveFunds, { amount: 601, tableId: 't1', topUp: true })), ErrorCode.FAILED_PRECONDITION, 'insufficient funds: available 600, requested 601');
+      expectRefusal(await funded().when(command(ReserveFunds, { amount: 200, tableId: 't1', topUp: true })), ErrorCode.FAILED_PRECONDITION, 'no funds are reserved for table t1: buy in before topping up');
+    });
+
+    it('releases part of a reservation (a failed top-up), no more than is reserved', async () => {
+      const seated = funded(new FundsReserved(400, 't1', 600), new FundsReserved(200, 't1', 400));
+      const outcome = await seated.when(command(ReleaseFunds, { tableId: 't1', amount: 200 }));
+      expect(outcome.events).toEqual([new FundsReleased(200, 't1', 600)]);
+      expect(outcome.state).toMatchObject({ reserved: 400, available: 600, reservations: { t1: 400 } });
+      expectRefusal(await seated.when(command(ReleaseFunds, { tableId: 't1', amount: 601 })), ErrorCode.FAILED_PRECONDITION, 'cannot release 601 chips: 600 are reserved for table t1');
+    });
+
+    it('settles what the table was brought, leaving a top-up still on its way reserved', async () => {
+      const seated = funded(new FundsReserved(400, 't1', 600), new FundsReserved(200, 't1', 400));
+      const outcome = await seated.whenThenGiven(command(SettleTableSession, { tableId: 't1', cashOut: 450, boughtIn: 400 }));
+      expect(outcome.events).toEqual([new SessionSettled('t1', 400, 450, 1050)]);
+      expect(outcome.state).toMatchObject({ bankroll: 1050, reserved: 200, available: 850, reservations: { t1: 200 } });
+      // The table refuses that top-up (the player left): releasing it makes the bankroll whole.
+      expect((await seated.when(command(ReleaseFunds, { tableId: 't1', amount: 200 }))).state).toMatchObject({ bankroll: 1050, reserved: 0, available: 1050, reservations: {} });
+      expectRefusal(await funded(new FundsReserved(400, 't1', 600)).when(command(SettleTableSession, { tableId: 't1', cashOut: 0, boughtIn: 500 })), ErrorCode.FAILED_PRECONDITION, 'table t1 was brought 500 chips but only 400 are reserved for it');
+    });
+  });
+
   describe('SitOut / SitIn', () => {
     it('sits out of, and back in at, every table where the player has a seat', async () => {
       const seated = funded(new FundsReserved(100, 't1', 900), new FundsReserved(100, 't2', 800));

@@ -65,11 +65,15 @@ export class PlayerAggregate {
     return new FundsWithdrawn(command.amount, state.bankroll - command.amount);
   }
 
+  /** One reservation per table: a buy-in makes it, a top-up (`topUp`) adds to it. */
   @CommandHandler(ReserveFunds, { emits: [FundsReserved], modifies: ['reservations'] })
   reserve(command: ReserveFunds, state: PlayerState): FundsReserved {
     requireRegistered(state);
     const reserved = reservationAt(state, command.tableId);
-    if (reserved !== undefined) {
+    if (command.topUp && reserved === undefined) {
+      throw new FailedPreconditionError(`no funds are reserved for table ${command.tableId}: buy in before topping up`);
+    }
+    if (!command.topUp && reserved !== undefined) {
       throw new FailedPreconditionError(`funds are already reserved for table ${command.tableId}: ${reserved}`);
     }
     if (command.amount > state.available) {
@@ -80,14 +84,23 @@ export class PlayerAggregate {
 
   @CommandHandler(ReleaseFunds, { emits: [FundsReleased], modifies: ['reservations'] })
   release(command: ReleaseFunds, state: PlayerState): FundsReleased {
-    const amount = requireReservation(state, command.tableId);
+    const reserved = requireReservation(state, command.tableId);
+    const amount = command.amount ?? reserved;
+    if (amount > reserved) throw new FailedPreconditionError(`cannot release ${amount} chips: ${reserved} are reserved for table ${command.tableId}`);
     return new FundsReleased(amount, command.tableId, state.available + amount);
   }
 
+  /**
+   * The chips the player brought to the table (`boughtIn`, else the whole reservation) leave the
+   * reservation and the cash-out comes back in their place. A top-up the table has not credited
+   * stays reserved until its flow releases it.
+   */
   @CommandHandler(SettleTableSession, { emits: [SessionSettled], modifies: ['bankroll', 'reservations'] })
   settle(command: SettleTableSession, state: PlayerState): SessionSettled {
     const reserved = requireReservation(state, command.tableId);
-    return new SessionSettled(command.tableId, reserved, command.cashOut, state.bankroll + command.cashOut - reserved);
+    const settled = command.boughtIn ?? reserved;
+    if (settled > reserved) throw new FailedPreconditionError(`table ${command.tableId} was brought ${settled} chips but only ${reserved} are reserved for it`);
+    return new SessionSettled(command.tableId, settled, command.cashOut, state.bankroll + command.cashOut - settled);
   }
 
   @CommandHandler(SitOut, { emits: [PlayerSittingOut], modifies: ['status'], http: true })
@@ -127,22 +140,23 @@ export class PlayerAggregate {
     setBankroll(state, event.newBalance);
   }
 
+  /** A buy-in's reservation, or a top-up added to it. */
   @Apply(FundsReserved)
   onReserved(state: PlayerState, event: FundsReserved): void {
-    // defineProperty: a table id such as "__proto__" is an own key like any other, never the prototype.
-    Object.defineProperty(state.reservations, event.tableId, { value: event.amount, enumerable: true, writable: true, configurable: true });
+    setReservation(state, event.tableId, (reservationAt(state, event.tableId) ?? 0) + event.amount);
     recompute(state);
   }
 
+  /** The whole reservation, or part of it (a failed top-up). */
   @Apply(FundsReleased)
   onReleased(state: PlayerState, event: FundsReleased): void {
-    delete state.reservations[event.tableId];
+    setReservation(state, event.tableId, (reservationAt(state, event.tableId) ?? 0) - event.amount);
     recompute(state);
   }
 
   @Apply(SessionSettled)
   onSettled(state: PlayerState, event: SessionSettled): void {
-    delete state.reservations[event.tableId];
+    setReservation(state, event.tableId, (reservationAt(state, event.tableId) ?? 0) - event.reserved);
     setBankroll(state, event.newBalance);
     if (Object.keys(state.reservations).length === 0) state.status = 'active';
   }
@@ -172,6 +186,16 @@ function requireReservation(state: PlayerState, tableId: string): number {
 /** Own keys only: table ids come from users, and "constructor" or "hasOwnProperty" must not find Object's members. */
 function reservationAt(state: PlayerState, tableId: string): number | undefined {
   return Object.hasOwn(state.reservations, tableId) ? state.reservations[tableId] : undefined;
+}
+
+/** Sets what is reserved for a table; nothing left, no reservation. */
+function setReservation(state: PlayerState, tableId: string, amount: number): void {
+  if (amount <= 0) {
+    delete state.reservations[tableId];
+    return;
+  }
+  // defineProperty: a table id such as "__proto__" is an own key like any other, never the prototype.
+  Object.defineProperty(state.reservations, tableId, { value: amount, enumerable: true, writable: true, configurable: true });
 }
 
 function requireSeated(state: PlayerState): string[] {

@@ -22,30 +22,31 @@ export class BalancesProjector implements OnModuleInit {
   }
 
   @OnEvent(PlayerRegistered)
-  async onRegistered(_event: PlayerRegistered, { envelope, tx: manager }: Ctx): Promise<void> {
+  async onRegistered(_event: PlayerRegistered, { envelope, tx: manager, changed }: Ctx): Promise<void> {
+    changed(envelope.aggregateId);
     await portableQuery(manager, 'INSERT INTO poker_balances (player_id, bankroll, reserved, available) VALUES ($1, 0, 0, 0) ON CONFLICT (player_id) DO NOTHING', [
       envelope.aggregateId,
     ]);
   }
 
   @OnEvent(FundsDeposited, FundsWithdrawn)
-  onBankroll(event: FundsDeposited | FundsWithdrawn, { envelope, tx: manager }: Ctx): Promise<void> {
-    return change(manager, envelope.aggregateId, event.newBalance, 0);
+  onBankroll(event: FundsDeposited | FundsWithdrawn, ctx: Ctx): Promise<void> {
+    return change(ctx, event.newBalance, 0);
   }
 
   @OnEvent(FundsReserved)
-  onReserved(event: FundsReserved, { envelope, tx: manager }: Ctx): Promise<void> {
-    return change(manager, envelope.aggregateId, null, event.amount);
+  onReserved(event: FundsReserved, ctx: Ctx): Promise<void> {
+    return change(ctx, null, event.amount);
   }
 
   @OnEvent(FundsReleased)
-  onReleased(event: FundsReleased, { envelope, tx: manager }: Ctx): Promise<void> {
-    return change(manager, envelope.aggregateId, null, -event.amount);
+  onReleased(event: FundsReleased, ctx: Ctx): Promise<void> {
+    return change(ctx, null, -event.amount);
   }
 
   @OnEvent(SessionSettled)
-  onSettled(event: SessionSettled, { envelope, tx: manager }: Ctx): Promise<void> {
-    return change(manager, envelope.aggregateId, event.newBalance, -event.reserved);
+  onSettled(event: SessionSettled, ctx: Ctx): Promise<void> {
+    return change(ctx, event.newBalance, -event.reserved);
   }
 
   async reset(manager: EntityManager): Promise<void> {
@@ -53,12 +54,13 @@ export class BalancesProjector implements OnModuleInit {
   }
 }
 
-/** A new bankroll (null: unchanged) and a change of the reserved chips; available follows. */
-async function change(manager: EntityManager, playerId: string, bankroll: number | null, reservedChange: number): Promise<void> {
+/** The player's new bankroll (null: unchanged) and a change of the reserved chips; available follows. */
+async function change({ envelope, tx: manager, changed }: Ctx, bankroll: number | null, reservedChange: number): Promise<void> {
+  changed(envelope.aggregateId);
   await portableQuery(
     manager,
     `UPDATE poker_balances SET bankroll = COALESCE($1, bankroll), reserved = reserved + $2, available = COALESCE($1, bankroll) - (reserved + $2)
      WHERE player_id = $3`,
-    [bankroll, reservedChange, playerId],
+    [bankroll, reservedChange, envelope.aggregateId],
   );
 }

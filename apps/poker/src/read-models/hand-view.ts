@@ -4,6 +4,7 @@ import {
   type BettingAction,
   type BettingRoundComplete,
   type BlindPosted,
+  type CardsMucked,
   type CardsRevealed,
   type CommunityCardsDealt,
   type DrawCompleted,
@@ -40,8 +41,10 @@ export interface HandView {
   bigBlindPosition: number;
   communityCards: Card[];
   pot: number;
+  /** Whose turn it is: to bet, or at the showdown (once the first hand is shown) to show or muck. */
   actionOn: string | null;
   amountToCall: number;
+  /** Dealing order: clockwise from the seat after the dealer, which is also the order of the draw. */
   players: HandViewPlayer[];
   lastAction: { playerId: string; action: BettingAction | 'SMALL_BLIND' | 'BIG_BLIND'; amount: number } | null;
   awards: Award[] | null;
@@ -121,14 +124,17 @@ export function handViewDrew(view: HandView, event: DrawCompleted): void {
   view.actionOn = event.actionOn;
 }
 
+/** At the showdown, each shown (or mucked) hand passes the turn to the next to show, if any. */
 export function handViewRevealed(view: HandView, event: CardsRevealed): void {
   const player = playerIn(view, event.playerId);
   player.shown = [...event.cards];
   player.ranking = event.ranking;
+  view.actionOn = event.actionOn ?? null;
 }
 
-export function handViewMucked(view: HandView, playerId: string): void {
-  playerIn(view, playerId).mucked = true;
+export function handViewMucked(view: HandView, event: CardsMucked): void {
+  playerIn(view, event.playerId).mucked = true;
+  view.actionOn = event.actionOn ?? null;
 }
 
 export function handViewAwarded(view: HandView, awards: Award[]): void {

@@ -19,6 +19,8 @@ export class LeaderboardProjector implements OnModuleInit {
       `CREATE TABLE IF NOT EXISTS poker_leaderboard (
         player_id TEXT PRIMARY KEY, display_name TEXT NOT NULL, net_winnings BIGINT NOT NULL,
         hands_played INTEGER NOT NULL, hands_won INTEGER NOT NULL)`,
+      // The ranking's order, so a page (LIMIT/OFFSET) and a player's rank read the index rather than sort the table.
+      'CREATE INDEX IF NOT EXISTS poker_leaderboard_rank ON poker_leaderboard (net_winnings DESC, hands_won DESC, hands_played DESC, player_id)',
     ]);
   }
 

@@ -1,6 +1,6 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
 import { READ_MODEL_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
-import { OnEvent, Projector, type ProjectionContext, type StoredEvent } from '@nest-es/core';
+import { OnEvent, Projector, type ProjectionContext } from '@nest-es/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   ActionTaken,
@@ -15,7 +15,7 @@ import {
   HandComplete,
   PotAwarded,
 } from '../hand/index.js';
-import { HandEnded, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, TableCreated } from '../table/index.js';
+import { HandEnded, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, PlayerToppedUp, TableCreated } from '../table/index.js';
 import {
   type HandView,
   handViewAwarded,
@@ -65,7 +65,9 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   @OnEvent(TableCreated)
-  async onCreated(event: TableCreated, { envelope, tx: manager }: Ctx): Promise<void> {
+  async onCreated(event: TableCreated, ctx: Ctx): Promise<void> {
+    const { envelope, tx: manager } = ctx;
+    ctx.changed(envelope.aggregateId);
     await portableQuery(
       manager,
       `INSERT INTO poker_tables (table_id, name, variant, small_blind, big_blind, min_buy_in, max_buy_in, max_players, action_timeout_ms,
@@ -85,7 +87,9 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   @OnEvent(PlayerJoined)
-  async onJoined(event: PlayerJoined, { envelope, tx: manager }: Ctx): Promise<void> {
+  async onJoined(event: PlayerJoined, ctx: Ctx): Promise<void> {
+    const { envelope, tx: manager } = ctx;
+    ctx.changed(envelope.aggregateId);
     await portableQuery(manager, 'INSERT INTO poker_seats (table_id, seat, player_id, stack, sitting_out) VALUES ($1, $2, $3, $4, 0)', [
       envelope.aggregateId,
       event.seat,
@@ -94,13 +98,24 @@ export class TableViewProjector implements OnModuleInit {
     ]);
   }
 
+  @OnEvent(PlayerToppedUp)
+  async onToppedUp(event: PlayerToppedUp, ctx: Ctx): Promise<void> {
+    const { envelope, tx: manager } = ctx;
+    ctx.changed(envelope.aggregateId);
+    await portableQuery(manager, 'UPDATE poker_seats SET stack = $1 WHERE table_id = $2 AND seat = $3', [event.stack, envelope.aggregateId, event.seat]);
+  }
+
   @OnEvent(PlayerLeft)
-  async onLeft(event: PlayerLeft, { envelope, tx: manager }: Ctx): Promise<void> {
+  async onLeft(event: PlayerLeft, ctx: Ctx): Promise<void> {
+    const { envelope, tx: manager } = ctx;
+    ctx.changed(envelope.aggregateId);
     await portableQuery(manager, 'DELETE FROM poker_seats WHERE table_id = $1 AND seat = $2', [envelope.aggregateId, event.seat]);
   }
 
   @OnEvent(PlayerSatOut, PlayerSatIn)
-  async onSitting(event: PlayerSatOut | PlayerSatIn, { envelope, tx: manager }: Ctx): Promise<void> {
+  async onSitting(event: PlayerSatOut | PlayerSatIn, ctx: Ctx): Promise<void> {
+    const { envelope, tx: manager } = ctx;
+    ctx.changed(envelope.aggregateId);
     await portableQuery(manager, 'UPDATE poker_seats SET sitting_out = $1 WHERE table_id = $2 AND player_id = $3', [
       envelope.type === 'PlayerSatOut' ? 1 : 0,
       envelope.aggregateId,
@@ -109,7 +124,9 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   @OnEvent(HandStarted)
-  async onHandStarted(event: HandStarted, { envelope, tx: manager }: Ctx): Promise<void> {
+  async onHandStarted(event: HandStarted, ctx: Ctx): Promise<void> {
+    const { envelope, tx: manager } = ctx;
+    ctx.changed(envelope.aggregateId);
     await portableQuery(
       manager,
       `UPDATE poker_tables SET status = 'in_hand', hand_count = $1, dealer_position = $2, current_hand_id = $3, last_hand_id = $3 WHERE table_id = $4`,
@@ -123,7 +140,9 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   @OnEvent(HandEnded)
-  async onHandEnded(event: HandEnded, { envelope, tx: manager }: Ctx): Promise<void> {
+  async onHandEnded(event: HandEnded, ctx: Ctx): Promise<void> {
+    const { envelope, tx: manager } = ctx;
+    ctx.changed(envelope.aggregateId);
     for (const [playerId, change] of Object.entries(event.stackChanges)) {
       await portableQuery(manager, 'UPDATE poker_seats SET stack = stack + $1 WHERE table_id = $2 AND player_id = $3', [change, envelope.aggregateId, playerId]);
     }
@@ -131,7 +150,8 @@ export class TableViewProjector implements OnModuleInit {
   }
 
   @OnEvent(CardsDealt)
-  async onDealt(event: CardsDealt, { envelope, tx: manager }: Ctx): Promise<void> {
+  async onDealt(event: CardsDealt, ctx: Ctx): Promise<void> {
+    const { envelope, tx: manager } = ctx;
     for (const { playerId, holeCards } of event.players) {
       await portableQuery(manager, 'INSERT INTO poker_hole_cards (hand_id, player_id, cards) VALUES ($1, $2, $3) ON CONFLICT (hand_id, player_id) DO NOTHING', [
         envelope.aggregateId,
@@ -139,26 +159,27 @@ export class TableViewProjector implements OnModuleInit {
         JSON.stringify(holeCards),
       ]);
     }
-    await this.updateHand(manager, envelope, handViewDealt);
+    await this.updateHand(ctx, handViewDealt);
   }
 
   @OnEvent(BlindPosted, ActionTaken)
-  onChips(event: BlindPosted | ActionTaken, { envelope, tx: manager }: Ctx): Promise<void> {
-    return this.updateHand(manager, envelope, (view) => handViewChips(view, event));
+  onChips(event: BlindPosted | ActionTaken, ctx: Ctx): Promise<void> {
+    return this.updateHand(ctx, (view) => handViewChips(view, event));
   }
 
   @OnEvent(BettingRoundComplete)
-  onRoundComplete(event: BettingRoundComplete, { envelope, tx: manager }: Ctx): Promise<void> {
-    return this.updateHand(manager, envelope, (view) => handViewRoundComplete(view, event));
+  onRoundComplete(event: BettingRoundComplete, ctx: Ctx): Promise<void> {
+    return this.updateHand(ctx, (view) => handViewRoundComplete(view, event));
   }
 
   @OnEvent(CommunityCardsDealt)
-  onCommunityCards(event: CommunityCardsDealt, { envelope, tx: manager }: Ctx): Promise<void> {
-    return this.updateHand(manager, envelope, (view) => handViewCommunityCards(view, event));
+  onCommunityCards(event: CommunityCardsDealt, ctx: Ctx): Promise<void> {
+    return this.updateHand(ctx, (view) => handViewCommunityCards(view, event));
   }
 
   @OnEvent(DrawCompleted)
-  async onDrew(event: DrawCompleted, { envelope, tx: manager }: Ctx): Promise<void> {
+  async onDrew(event: DrawCompleted, ctx: Ctx): Promise<void> {
+    const { envelope, tx: manager } = ctx;
     const [row] = await portableQuery<{ cards: string }>(manager, 'SELECT cards FROM poker_hole_cards WHERE hand_id = $1 AND player_id = $2', [
       envelope.aggregateId,
       event.playerId,
@@ -167,39 +188,42 @@ export class TableViewProjector implements OnModuleInit {
       const cards = drawnHand(JSON.parse(row.cards), event.cardsDiscarded, event.cardsDrawn);
       await portableQuery(manager, 'UPDATE poker_hole_cards SET cards = $1 WHERE hand_id = $2 AND player_id = $3', [JSON.stringify(cards), envelope.aggregateId, event.playerId]);
     }
-    await this.updateHand(manager, envelope, (view) => handViewDrew(view, event));
+    await this.updateHand(ctx, (view) => handViewDrew(view, event));
   }
 
   @OnEvent(CardsRevealed)
-  onRevealed(event: CardsRevealed, { envelope, tx: manager }: Ctx): Promise<void> {
-    return this.updateHand(manager, envelope, (view) => handViewRevealed(view, event));
+  onRevealed(event: CardsRevealed, ctx: Ctx): Promise<void> {
+    return this.updateHand(ctx, (view) => handViewRevealed(view, event));
   }
 
   @OnEvent(CardsMucked)
-  onMucked(event: CardsMucked, { envelope, tx: manager }: Ctx): Promise<void> {
-    return this.updateHand(manager, envelope, (view) => handViewMucked(view, event.playerId));
+  onMucked(event: CardsMucked, ctx: Ctx): Promise<void> {
+    return this.updateHand(ctx, (view) => handViewMucked(view, event));
   }
 
   @OnEvent(PotAwarded)
-  onAwarded(event: PotAwarded, { envelope, tx: manager }: Ctx): Promise<void> {
-    return this.updateHand(manager, envelope, (view) => handViewAwarded(view, event.awards));
+  onAwarded(event: PotAwarded, ctx: Ctx): Promise<void> {
+    return this.updateHand(ctx, (view) => handViewAwarded(view, event.awards));
   }
 
   @OnEvent(HandComplete)
-  onComplete(event: HandComplete, { envelope, tx: manager }: Ctx): Promise<void> {
-    return this.updateHand(manager, envelope, (view) => handViewComplete(view, event));
+  onComplete(event: HandComplete, ctx: Ctx): Promise<void> {
+    return this.updateHand(ctx, (view) => handViewComplete(view, event));
   }
 
   async reset(manager: EntityManager): Promise<void> {
     for (const table of ['poker_tables', 'poker_seats', 'poker_hands', 'poker_hole_cards']) await portableQuery(manager, `DELETE FROM ${table}`);
   }
 
-  /** A hand event changes the hand's view; hands dealt without a table's HandStarted have none. */
-  private async updateHand(manager: EntityManager, envelope: StoredEvent, change: (view: HandView) => void): Promise<void> {
-    const [row] = await portableQuery<{ public_state: string }>(manager, 'SELECT public_state FROM poker_hands WHERE hand_id = $1', [envelope.aggregateId]);
+  /** A hand event changes the hand's view, and so its table's; hands dealt without a table's HandStarted have none. */
+  private async updateHand({ envelope, tx: manager, changed }: Ctx, change: (view: HandView) => void): Promise<void> {
+    const [row] = await portableQuery<{ public_state: string; table_id: string }>(manager, 'SELECT public_state, table_id FROM poker_hands WHERE hand_id = $1', [
+      envelope.aggregateId,
+    ]);
     if (!row) return;
     const view = JSON.parse(row.public_state) as HandView;
     change(view);
     await portableQuery(manager, 'UPDATE poker_hands SET public_state = $1 WHERE hand_id = $2', [JSON.stringify(view), envelope.aggregateId]);
+    changed(row.table_id);
   }
 }

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@nest-es/core';
 import { TableAggregate } from './table.aggregate.js';
-import { CreateTable, EndHand, JoinTable, LeaveTable, StartHand } from './table.commands.js';
-import { HandEnded, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, TableCreated } from './table.events.js';
+import { CreateTable, EndHand, JoinTable, LeaveTable, StartHand, TopUp } from './table.commands.js';
+import { HandEnded, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, PlayerToppedUp, TableCreated } from './table.events.js';
 import type { TableState } from './table.state.js';
 import { AggregateFixture, expectRefusal } from '@nest-es/core/testing';
 import { aggregateMetadataOf } from '@nest-es/core/internal';
@@ -24,6 +24,7 @@ const create = (fields: Partial<CreateTable> = {}) =>
 const join = (playerId: string, seat: number, buyIn = 500) => Object.assign(new JoinTable(), { tableId: TABLE, playerId, seat, buyIn });
 const leave = (playerId: string) => Object.assign(new LeaveTable(), { tableId: TABLE, playerId });
 const startHand = () => Object.assign(new StartHand(), { tableId: TABLE });
+const topUp = (playerId: string, amount: number) => Object.assign(new TopUp(), { tableId: TABLE, playerId, amount });
 const endHand = (handId: string, stackChanges: Record<string, number>) => Object.assign(new EndHand(), { tableId: TABLE, handId, stackChanges });
 
 const created = new TableCreated('Main', 'TEXAS_HOLDEM', 5, 10, 100, 1000, 6, 30000, 800);
@@ -87,7 +88,7 @@ describe('TableAggregate', () => {
     it('seats the player with the buy-in as stack', async () => {
       const outcome = await table().when(join('alice', 3, 400));
       expect(outcome.events).toEqual([new PlayerJoined('alice', 3, 400, 400)]);
-      expect(outcome.state.seats).toEqual({ 3: { playerId: 'alice', stack: 400, sittingOut: false } });
+      expect(outcome.state.seats).toEqual({ 3: { playerId: 'alice', stack: 400, sittingOut: false, boughtIn: 400 } });
     });
 
     it('takes the lowest free seat for seat -1', async () => {
@@ -132,8 +133,37 @@ describe('TableAggregate', () => {
   describe('LeaveTable', () => {
     it('frees the seat and cashes out the stack', async () => {
       const outcome = await seated(['alice', 2]).when(leave('alice'));
-      expect(outcome.events).toEqual([new PlayerLeft('alice', 2, 500)]);
+      expect(outcome.events).toEqual([new PlayerLeft('alice', 2, 500, 500)]);
       expect(outcome.state.seats).toEqual({});
+    });
+
+    it('says what the player brought to the table: the buy-in and every top-up', async () => {
+      const fixture = seated(['alice', 2], ['bob', 3]);
+      await fixture.whenThenGiven(topUp('alice', 300), context);
+      await fixture.whenThenGiven(startHand(), context);
+      await fixture.whenThenGiven(endHand('table-1-hand-1', { alice: -100, bob: 100 }), context);
+      expect((await fixture.when(leave('alice'))).events).toEqual([new PlayerLeft('alice', 2, 700, 800)]);
+    });
+  });
+
+  describe('TopUp', () => {
+    it("adds chips to a seated player's stack between hands, up to the table's maxBuyIn", async () => {
+      const outcome = await seated(['alice', 2]).when(topUp('alice', 500));
+      expect(outcome.events).toEqual([new PlayerToppedUp('alice', 2, 500, 1000)]);
+      expect(outcome.state.seats[2]).toEqual({ playerId: 'alice', stack: 1000, sittingOut: false, boughtIn: 1000 });
+    });
+
+    it("refuses a top-up past the table's maxBuyIn", async () => {
+      expectRefusal(await seated(['alice', 2]).when(topUp('alice', 501)), ErrorCode.FAILED_PRECONDITION, "a top-up of 501 would bring alice's stack of 500 to 1001, above the table's maxBuyIn 1000");
+      expectRefusal(await seated(['alice', 2]).when(topUp('alice', 1001)), ErrorCode.INVALID_ARGUMENT, "top-up 1001 is above the table's maxBuyIn 1000");
+      expectRefusal(await seated(['alice', 2]).when(topUp('alice', 0)), ErrorCode.INVALID_ARGUMENT, 'amount must be a positive whole number of chips, got 0');
+    });
+
+    it('refuses a player who is not seated, and during a hand', async () => {
+      expectRefusal(await seated(['alice', 2]).when(topUp('bob', 100)), ErrorCode.FAILED_PRECONDITION, 'player bob is not seated at this table');
+      const fixture = seated(['alice', 0], ['bob', 1]);
+      await fixture.whenThenGiven(startHand(), context);
+      expectRefusal(await fixture.when(topUp('alice', 100)), ErrorCode.FAILED_PRECONDITION, 'player alice cannot top up during hand table-1-hand-1: top up between hands');
     });
 
     it('refuses a player who is not seated', async () => {
@@ -253,7 +283,7 @@ describe('TableAggregate', () => {
 
     it('change nothing for a player who is not seated', () => {
       const fixture = seated(['alice', 3]).given(new PlayerSatOut('bob'));
-      expect(fixture.state.seats).toEqual({ 3: { playerId: 'alice', stack: 500, sittingOut: false } });
+      expect(fixture.state.seats).toEqual({ 3: { playerId: 'alice', stack: 500, sittingOut: false, boughtIn: 500 } });
     });
   });
 });

@@ -1,7 +1,7 @@
 import { Aggregate, Apply, type CommandContext, CommandHandler, FailedPreconditionError, InvalidArgumentError } from '@nest-es/core';
 import { blindPositions, clockwiseAfter } from '../cards/index.js';
-import { CreateTable, DEFAULT_ACTION_TIMEOUT_MS, DEFAULT_BOT_DELAY_MS, EndHand, JoinTable, LeaveTable, StartHand } from './table.commands.js';
-import { HandEnded, type HandPlayer, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, TableCreated } from './table.events.js';
+import { CreateTable, DEFAULT_ACTION_TIMEOUT_MS, DEFAULT_BOT_DELAY_MS, EndHand, JoinTable, LeaveTable, StartHand, TopUp } from './table.commands.js';
+import { HandEnded, type HandPlayer, HandStarted, PlayerJoined, PlayerLeft, PlayerSatIn, PlayerSatOut, PlayerToppedUp, TableCreated } from './table.events.js';
 import { initialTableState, type Seat, type TableState } from './table.state.js';
 import { tableView } from './table.view.js';
 
@@ -53,12 +53,25 @@ export class TableAggregate {
     return new PlayerJoined(playerId, seat, buyIn, buyIn);
   }
 
+  /** Between hands, a seated player's stack grows by chips reserved in their bankroll, up to the maxBuyIn. */
+  @CommandHandler(TopUp, { emits: [PlayerToppedUp] })
+  topUp(command: TopUp, state: TableState): PlayerToppedUp {
+    requireTable(state);
+    const { playerId, amount } = command;
+    if (amount > state.maxBuyIn) throw new InvalidArgumentError(`top-up ${amount} is above the table's maxBuyIn ${state.maxBuyIn}`);
+    const seat = requireSeated(state, playerId);
+    if (state.status === 'in_hand') throw new FailedPreconditionError(`player ${playerId} cannot top up during hand ${state.currentHandId}: top up between hands`);
+    const problem = topUpBeyondMax(state, playerId, amount);
+    if (problem) throw new FailedPreconditionError(problem);
+    return new PlayerToppedUp(playerId, seat.position, amount, seat.stack + amount);
+  }
+
   @CommandHandler(LeaveTable, { emits: [PlayerLeft], http: true })
   leave(command: LeaveTable, state: TableState): PlayerLeft {
     requireTable(state);
     const seat = requireSeated(state, command.playerId);
     if (state.status === 'in_hand') throw new FailedPreconditionError(`player ${command.playerId} cannot leave during hand ${state.currentHandId}`);
-    return new PlayerLeft(command.playerId, seat.position, seat.stack);
+    return new PlayerLeft(command.playerId, seat.position, seat.stack, seat.boughtIn);
   }
 
   @CommandHandler(StartHand, { emits: [HandStarted], http: true })
@@ -129,7 +142,14 @@ export class TableAggregate {
 
   @Apply(PlayerJoined)
   onJoined(state: TableState, event: PlayerJoined): void {
-    state.seats[event.seat] = { playerId: event.playerId, stack: event.stack, sittingOut: false };
+    state.seats[event.seat] = { playerId: event.playerId, stack: event.stack, sittingOut: false, boughtIn: event.buyIn };
+  }
+
+  @Apply(PlayerToppedUp)
+  onToppedUp(state: TableState, event: PlayerToppedUp): void {
+    const seat = state.seats[event.seat];
+    seat.stack = event.stack;
+    if (seat.boughtIn !== undefined) seat.boughtIn += event.amount;
   }
 
   @Apply(PlayerLeft)
@@ -187,6 +207,13 @@ function requireSeated(state: TableState, playerId: string): SeatAt {
   const seat = findSeat(state, playerId);
   if (!seat) throw new FailedPreconditionError(`player ${playerId} is not seated at this table`);
   return seat;
+}
+
+/** Why a top-up of `amount` does not fit the player's stack (over the maxBuyIn), or null when it does. */
+export function topUpBeyondMax(state: TableState, playerId: string, amount: number): string | null {
+  const seat = findSeat(state, playerId);
+  if (!seat || seat.stack + amount <= state.maxBuyIn) return null;
+  return `a top-up of ${amount} would bring ${playerId}'s stack of ${seat.stack} to ${seat.stack + amount}, above the table's maxBuyIn ${state.maxBuyIn}`;
 }
 
 function lowestFreeSeat(state: TableState): number {

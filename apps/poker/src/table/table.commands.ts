@@ -39,6 +39,12 @@ export class JoinTable extends TableCommand {
   @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxChips) buyIn!: number;
 }
 
+/** Chips from the player's bankroll, already reserved for the table (the top-up route's flow sends it). */
+export class TopUp extends TableCommand {
+  @IsString() @Length(1, 200) playerId!: string;
+  @IsInt(wholeChips) @IsPositive(positiveChips) @Max(MAX_CHIPS_PER_COMMAND, maxChips) amount!: number;
+}
+
 export class LeaveTable extends TableCommand {
   @IsString() @Length(1, 200) playerId!: string;
 }

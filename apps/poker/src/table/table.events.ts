@@ -25,11 +25,26 @@ export class PlayerJoined {
   ) {}
 }
 
+/** `stack`: the seat's stack with the top-up. */
+export class PlayerToppedUp {
+  constructor(
+    readonly playerId: string,
+    readonly seat: number,
+    readonly amount: number,
+    readonly stack: number,
+  ) {}
+}
+
+/**
+ * `boughtIn`: the chips the player brought to the table, the buy-in and every top-up (what the
+ * session settles against the reservation); absent for a seat taken before the table kept it.
+ */
 export class PlayerLeft {
   constructor(
     readonly playerId: string,
     readonly seat: number,
     readonly chipsCashedOut: number,
+    readonly boughtIn?: number,
   ) {}
 }
 

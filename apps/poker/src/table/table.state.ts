@@ -5,6 +5,8 @@ export interface Seat {
   playerId: string;
   stack: number;
   sittingOut: boolean;
+  /** The buy-in and every top-up since; absent for a seat taken before the table kept it. */
+  boughtIn?: number;
 }
 
 export type TableStatus = 'waiting' | 'in_hand';

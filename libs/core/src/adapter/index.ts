@@ -16,6 +16,9 @@ export {
   type CorrelationReads,
   type StreamListing,
   type ExternalIdLookup,
+  type StreamLoads,
+  type LoadStreamOptions,
+  type LoadedStream,
   type CapableEventStore,
 } from '../store/event-store.js';
 export type { EventMetadata, NewEvent, StoredEvent, StreamId } from '../model/event-envelope.js';

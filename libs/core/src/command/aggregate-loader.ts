@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AggregateDefinition } from '../model/aggregate-definition.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
-import { newestUsableSnapshot } from '../snapshot/newest-usable-snapshot.js';
+import { streamFromSnapshot } from '../snapshot/stream-from-snapshot.js';
 import { streamKey, type StoredEvent, type StreamId } from '../model/event-envelope.js';
-import { EVENT_STORE, type EventStore } from '../store/event-store.js';
+import { EVENT_STORE, type EventStore, type StreamLoads } from '../store/event-store.js';
 import { SNAPSHOT_STORE, type SnapshotStore } from '../store/snapshot-store.js';
 import { replay, type ReplayableEvent } from './aggregate-replayer.js';
 import { LruCache } from './lru-cache.js';
@@ -17,7 +17,8 @@ const DEFAULT_CACHE_SIZE = 10_000;
 
 /**
  * Rebuilds aggregate state: cached state or the newest usable snapshot, plus the events after
- * it. Callers must hold the aggregate's dispatcher lane: the cached state is advanced in place.
+ * it (for a cold aggregate, both in one read when the adapter can). Callers must hold the
+ * aggregate's dispatcher lane: the cached state is advanced in place.
  */
 @Injectable()
 export class AggregateLoader {
@@ -25,7 +26,7 @@ export class AggregateLoader {
   private readonly cache: LruCache<string, LoadedAggregate>;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) private readonly store: EventStore & Partial<StreamLoads>,
     @Inject(SNAPSHOT_STORE) private readonly snapshots: SnapshotStore,
     @Inject(EVENT_SOURCING_OPTIONS) options: EventSourcingModuleOptions,
   ) {
@@ -40,8 +41,11 @@ export class AggregateLoader {
   /** Like `load`, also telling which events it found beyond the cached (or snapshot) state. */
   async catchUp(aggregate: AggregateDefinition, stream: StreamId): Promise<{ loaded: LoadedAggregate; missed: StoredEvent[] }> {
     const key = streamKey(stream);
-    const base = this.cache.get(key) ?? (await this.fromSnapshot(aggregate, stream));
-    const missed = await this.store.readStream(stream, { afterSequence: base.sequence });
+    const cached = this.cache.get(key);
+    const { base, missed } =
+      cached === undefined
+        ? await this.fromStore(aggregate, stream)
+        : { base: cached, missed: await this.store.readStream(stream, { afterSequence: cached.sequence }) };
     const loaded = missed.length === 0 ? base : { state: replay(aggregate, base.state, missed), sequence: lastSequence(missed) };
     this.cache.set(key, loaded);
     return { loaded, missed };
@@ -54,8 +58,7 @@ export class AggregateLoader {
 
   /** The state at exactly `sequence` (for merges), built fresh: never the cached object. */
   async loadAt(aggregate: AggregateDefinition, stream: StreamId, sequence: number): Promise<LoadedAggregate> {
-    const base = await this.fromSnapshot(aggregate, stream, sequence);
-    const events = await this.store.readStream(stream, { afterSequence: base.sequence, toSequence: sequence });
+    const { base, missed: events } = await this.fromStore(aggregate, stream, sequence);
     const state = replay(aggregate, base.state, events);
     const reached = events.length === 0 ? base.sequence : lastSequence(events);
     if (reached !== sequence) throw new Error(`${stream.aggregateType}/${stream.aggregateId} has no sequence ${sequence}`);
@@ -74,10 +77,12 @@ export class AggregateLoader {
     this.cache.delete(streamKey(stream));
   }
 
-  private async fromSnapshot(aggregate: AggregateDefinition, stream: StreamId, atOrBelow?: number): Promise<LoadedAggregate> {
+  /** The newest usable snapshot (or the initial state) and the events after it, up to `atOrBelow`. */
+  private async fromStore(aggregate: AggregateDefinition, stream: StreamId, atOrBelow?: number): Promise<{ base: LoadedAggregate; missed: StoredEvent[] }> {
     // Always looked up, also under the 'none' policy: a handler may still have handed back state.
-    const snapshot = await newestUsableSnapshot(this.snapshots, stream, aggregate.stateVersion, atOrBelow, this.logger);
-    return snapshot ? { state: snapshot.state, sequence: snapshot.sequence } : { state: aggregate.initialState(), sequence: 0 };
+    const { snapshot, events } = await streamFromSnapshot(this.store, this.snapshots, stream, aggregate.stateVersion, atOrBelow, this.logger);
+    const base = snapshot ? { state: snapshot.state, sequence: snapshot.sequence } : { state: aggregate.initialState(), sequence: 0 };
+    return { base, missed: events };
   }
 }
 

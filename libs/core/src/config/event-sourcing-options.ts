@@ -24,6 +24,22 @@ export interface EventSourcingModuleOptions {
   aggregateCacheSize?: number;
   /** Projectors, sagas and process managers. */
   processing?: ProcessingOptions;
+  /** Live queries (`LiveQueries.watch`): limits and timings. */
+  live?: LiveQueryOptions;
+}
+
+/** Limits and timings of live queries; every field optional. */
+export interface LiveQueryOptions {
+  /** Live queries one process serves at once; one more is refused with UNAVAILABLE. Default 1000. */
+  maxWatchers?: number;
+  /** A heartbeat message is sent this often on every live query, so proxies keep the connection open. Default 15,000 ms. */
+  heartbeatMs?: number;
+  /**
+   * With several instances on one store: how often every live query re-runs when no wake-up came
+   * (the backstop for a lost one). Changes made in this process, and those other instances announce,
+   * re-run them at once. Default 5,000 ms.
+   */
+  pollMs?: number;
 }
 
 export interface ProcessingOptions {

@@ -28,6 +28,9 @@ import { ProjectionRebuilder } from '../maintenance/projection-rebuilder.js';
 import { SyncWaiter } from '../command/sync-waiter.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
 import { SnapshotRebuilder } from '../maintenance/snapshot-rebuilder.js';
+import { HeldEventRetrier } from '../operations/held-event-retrier.js';
+import { StreamInspector } from '../operations/stream-inspector.js';
+import { SubscriberOverviewReader } from '../operations/subscriber-overview-reader.js';
 import { Snapshotter } from '../snapshot/snapshotter.js';
 import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
 import { DEAD_LETTER_STORE } from '../store/dead-letter-store.js';
@@ -35,6 +38,8 @@ import { TIMER_STORE } from '../store/timer-store.js';
 import { WAKE_CHANNEL } from '../store/wake-channel.js';
 import { InProcessPartitionLeases, PARTITION_LEASES } from '../store/partition-leases.js';
 import { CrossInstanceWakeups } from '../runtime/cross-instance-wakeups.js';
+import { ReadModelChanges } from '../runtime/read-model-changes.js';
+import { LiveQueries } from '../live/live-queries.js';
 import { EVENT_STORE, EVENT_STORE_ADAPTER, type EventStore } from '../store/event-store.js';
 import { UpcastingEventStore } from '../store/upcasting-event-store.js';
 import { SNAPSHOT_STORE } from '../store/snapshot-store.js';
@@ -109,12 +114,17 @@ const runtimeProviders: Provider[] = [
   AggregateExplorer,
   SubscriberExplorer,
   EventNotifier,
+  ReadModelChanges,
+  LiveQueries,
   CrossInstanceWakeups,
   EventProcessor,
   EventDeadLetterRetrier,
   EmissionSender,
   ProjectionRebuilder,
   EventTypeCensus,
+  SubscriberOverviewReader,
+  HeldEventRetrier,
+  StreamInspector,
   FactAppender,
   SyncWaiter,
   AggregateLoader,
@@ -150,10 +160,14 @@ const exported = [
   DeadLetterService,
   SnapshotRebuilder,
   EventNotifier,
+  LiveQueries,
   EventProcessor,
   FactAppender,
   ProjectionRebuilder,
   EventTypeCensus,
+  SubscriberOverviewReader,
+  HeldEventRetrier,
+  StreamInspector,
   MetricsService,
   Tracing,
   AdmissionGate,

@@ -7,6 +7,7 @@ import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
+import { ReadModelChanges } from '../runtime/read-model-changes.js';
 import { Tracing } from '../runtime/tracing.js';
 import { CompositeEventDispatcher, DEFAULT_PARALLELISM, DefaultAggregateSchedulerSupplier } from '../scheduling/index.js';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
@@ -15,6 +16,7 @@ import { EVENT_STORE, type CapableEventStore } from '../store/event-store.js';
 import { TIMER_STORE, type TimerStore } from '../store/timer-store.js';
 import { PARTITION_LEASES, type PartitionLeases } from '../store/partition-leases.js';
 import type { BatchHandler } from './batch-handler.js';
+import type { HeldEventStatus } from './held-event-status.js';
 import { EmissionSender } from './emission-sender.js';
 import { EventDeadLetters } from './event-dead-letters.js';
 import { ProcessManagerReactor } from './process-manager-reactor.js';
@@ -41,6 +43,8 @@ const DEFAULT_TIMER_POLL_MS = 200;
 export class EventProcessor {
   private composite?: CompositeEventDispatcher;
   private readonly handlers = new Map<string, BatchHandler>();
+  /** Every partition's pipeline, by its checkpoint name (for the held events' status). */
+  private readonly pipelines = new Map<string, SubscriptionPipeline>();
   /** Every partition's runner, by its checkpoint name. */
   private readonly runners = new Map<string, SubscriptionRunner>();
   private coordinator?: PartitionCoordinator;
@@ -58,6 +62,7 @@ export class EventProcessor {
     private readonly appender: EventAppender,
     @Inject(PARTITION_LEASES) private readonly leases: PartitionLeases,
     private readonly tracing: Tracing,
+    private readonly changes: ReadModelChanges,
   ) {}
 
   async start(): Promise<void> {
@@ -84,6 +89,7 @@ export class EventProcessor {
         for (let index = 0; index < count; index++) {
           const partition: Partition = { index, count };
           const handler = this.pipelineFor(subscriber, reactor, dispatcher, checkpointName(subscriber.name, partition));
+          this.pipelines.set(checkpointName(subscriber.name, partition), handler);
           // Any partition's pipeline redelivers a dead letter: redelivery moves no checkpoint.
           if (index === 0) this.handlers.set(subscriber.name, handler);
           const runner = new SubscriptionRunner(subscriber, handler, this.store, this.checkpoints, this.notifier, settings, partition);
@@ -114,7 +120,24 @@ export class EventProcessor {
 
   /** The partitions running in this instance now, by checkpoint name. */
   runningPartitions(): string[] {
-    return [...this.runners.keys()].filter((name) => !this.coordinator || this.coordinator.runs(name));
+    return [...this.runners.keys()].filter((name) => this.runsHere(name));
+  }
+
+  /**
+   * Every partition this process is set to run, by checkpoint name, in the order scale-out shares
+   * them out: unit i belongs to live instance i mod n (see PartitionCoordinator).
+   */
+  units(): string[] {
+    return [...this.runners.keys()];
+  }
+
+  /** The held keys of a partition that runs in this process now; undefined when it runs elsewhere (or nowhere). */
+  heldStatus(checkpoint: string): HeldEventStatus | undefined {
+    return this.runsHere(checkpoint) ? this.pipelines.get(checkpoint) : undefined;
+  }
+
+  private runsHere(checkpoint: string): boolean {
+    return this.runners.has(checkpoint) && (!this.coordinator || this.coordinator.runs(checkpoint));
   }
 
   async stopGracefully(): Promise<void> {
@@ -146,7 +169,7 @@ export class EventProcessor {
     return () => runner.start();
   }
 
-  private pipelineFor(subscriber: SubscriberDefinition, reactor: Reactor, dispatcher: SubscriberKindDispatcher, checkpoint: string): BatchHandler {
+  private pipelineFor(subscriber: SubscriberDefinition, reactor: Reactor, dispatcher: SubscriberKindDispatcher, checkpoint: string): SubscriptionPipeline {
     return new SubscriptionPipeline({
       checkpoint,
       reactor,
@@ -162,7 +185,7 @@ export class EventProcessor {
   private reactorFor(subscriber: SubscriberDefinition, dispatcher: SubscriberKindDispatcher): Reactor {
     switch (subscriber.kind) {
       case 'projector':
-        return new ProjectorReactor(subscriber, this.tracing);
+        return new ProjectorReactor(subscriber, this.tracing, this.changes);
       case 'saga':
         return new SagaReactor(subscriber, this.sender, this.tracing);
       case 'process-manager':

@@ -43,4 +43,20 @@ describe('HeldKeys', () => {
       ['table/x', [8]],
     ]);
   });
+
+  it('keeps the last error for status reports, and makes a key due now when an operator asks', () => {
+    const held = new HeldKeys(policy);
+    held.failedFirst('x', 3, 1_000, new Error('table full'));
+    held.append('x', 7);
+    expect(held.snapshot()).toEqual([{ key: 'x', positions: [3, 7], failures: 1, dueAt: 1_020, lastError: 'table full' }]);
+    expect(held.dueNow(99)).toBe(false);
+    expect(held.dueNow(7)).toBe(true);
+    expect(held.due(1_000).map((queue) => queue.positions)).toEqual([[3, 7]]);
+    // The snapshot is a copy: changing it holds nothing.
+    held.snapshot()[0].positions.push(11);
+    const [queue] = held.due(1_000);
+    expect(queue.positions).toEqual([3, 7]);
+    held.shift(queue);
+    expect(held.snapshot()[0]).toMatchObject({ positions: [7], failures: 0, lastError: undefined });
+  });
 });

@@ -7,6 +7,8 @@ export interface HeldQueue {
   /** Failed attempts of the oldest one. */
   failures: number;
   dueAt: number;
+  /** Why the oldest one last failed (absent when it has not failed in this process yet). */
+  lastError?: string;
 }
 
 /**
@@ -35,15 +37,16 @@ export class HeldKeys {
   }
 
   /** Held because it failed once: tried again after the policy's first delay. */
-  failedFirst(key: string, position: number, now: number): void {
+  failedFirst(key: string, position: number, now: number, error?: unknown): void {
     const queue = this.queueOf(key);
     queue.positions.push(position);
-    this.failed(queue, now);
+    this.failed(queue, now, error);
   }
 
   /** The oldest one failed (again): true when its attempts are used up. */
-  failed(queue: HeldQueue, now: number): boolean {
+  failed(queue: HeldQueue, now: number, error?: unknown): boolean {
     queue.failures++;
+    if (error !== undefined) queue.lastError = errorMessage(error);
     queue.dueAt = now + retryDelay(this.policy, queue.failures);
     return queue.failures >= this.policy.maxAttempts;
   }
@@ -53,7 +56,24 @@ export class HeldKeys {
     queue.positions.shift();
     queue.failures = 0;
     queue.dueAt = 0;
+    queue.lastError = undefined;
     if (queue.positions.length === 0) this.queues.delete(queue.key);
+  }
+
+  /**
+   * An operator asked for the held event at `position` to be tried now: its key's oldest one becomes
+   * due (a later one waits behind it anyway). False when no key holds that position.
+   */
+  dueNow(position: number): boolean {
+    const queue = [...this.queues.values()].find((held) => held.positions.includes(position));
+    if (!queue) return false;
+    queue.dueAt = 0;
+    return true;
+  }
+
+  /** A copy of every key's queue, for status reports: the caller cannot change what is held. */
+  snapshot(): HeldQueue[] {
+    return [...this.queues.values()].map((queue) => ({ ...queue, positions: [...queue.positions] }));
   }
 
   due(now: number): HeldQueue[] {
@@ -74,4 +94,8 @@ export class HeldKeys {
     }
     return queue;
   }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

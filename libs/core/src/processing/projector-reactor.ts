@@ -1,7 +1,9 @@
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import type { StoredEvent } from '../model/event-envelope.js';
+import type { ReadModelChanges } from '../runtime/read-model-changes.js';
 import type { Tracing } from '../runtime/tracing.js';
 import type { HeldEvent } from '../store/checkpoint-store.js';
+import type { AfterCommit } from './after-commit.js';
 import { deliverySpan } from './delivery-span.js';
 import { aggregateKey, type Reactor } from './reactor.js';
 import { eventContext, type ProjectionContext } from './subscriber-context.js';
@@ -13,6 +15,7 @@ export class ProjectorReactor implements Reactor {
   constructor(
     private readonly subscriber: SubscriberDefinition,
     private readonly tracing: Tracing,
+    private readonly changes: ReadModelChanges,
   ) {}
 
   keyOf(event: StoredEvent): string {
@@ -23,8 +26,10 @@ export class ProjectorReactor implements Reactor {
     return aggregateKey(held);
   }
 
-  react(event: StoredEvent, tx: unknown): Promise<void> {
-    const ctx: ProjectionContext = { ...eventContext(event), tx };
+  react(event: StoredEvent, tx: unknown, afterCommit?: AfterCommit): Promise<void> {
+    const changed = new Set<string>();
+    const ctx: ProjectionContext = { ...eventContext(event), tx, changed: (...keys) => keys.forEach((key) => changed.add(key)) };
+    afterCommit?.add(() => this.changes.committed(this.subscriber.name, changed));
     return deliverySpan(this.tracing, this.subscriber, event, async () => {
       await this.subscriber.handlers.get(event.type)!(event.payload, ctx);
     });

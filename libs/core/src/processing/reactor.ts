@@ -1,5 +1,6 @@
 import type { StoredEvent } from '../model/event-envelope.js';
 import type { HeldEvent } from '../store/checkpoint-store.js';
+import type { AfterCommit } from './after-commit.js';
 
 /**
  * What one kind of subscriber does with an event: the only part in which projectors, sagas and
@@ -13,8 +14,11 @@ export interface Reactor {
   keyOfHeld(held: HeldEvent): string | undefined;
   /** True when `react` writes through the commit's transaction (projectors); false when it acts before the commit. */
   readonly inTransaction: boolean;
-  /** Handles one event; `tx` is the commit's transaction when `inTransaction`. Throws when it fails. */
-  react(event: StoredEvent, tx: unknown): Promise<void>;
+  /**
+   * Handles one event; `tx` is the commit's transaction when `inTransaction`, and `afterCommit`
+   * collects what must wait for that commit. Throws when it fails.
+   */
+  react(event: StoredEvent, tx: unknown, afterCommit?: AfterCommit): Promise<void>;
 }
 
 /** The lane key of an aggregate's events. */

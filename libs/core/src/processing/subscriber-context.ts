@@ -16,6 +16,11 @@ export interface EventContext {
  */
 export interface ProjectionContext<Tx = unknown> extends EventContext {
   readonly tx: Tx;
+  /**
+   * Says which keys of the read model this event changed (a table id, a player id): the live
+   * queries watching those keys re-run once the change is committed.
+   */
+  changed(...keys: string[]): void;
 }
 
 /** A saga's context. */

@@ -6,7 +6,9 @@ import type { EventStore } from '../store/event-store.js';
 import type { BatchHandler, HeldRetry } from './batch-handler.js';
 import { CheckpointMovedError, isFinalDeliveryError } from './delivery-errors.js';
 import type { EventDeadLetters } from './event-dead-letters.js';
+import type { HeldEventStatus, HeldKeyStatus } from './held-event-status.js';
 import { HeldKeys, type HeldQueue } from './held-keys.js';
+import { AfterCommit } from './after-commit.js';
 import { reactInLanes } from './lane-reactions.js';
 import type { Reactor } from './reactor.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -38,7 +40,7 @@ export interface PipelineParts {
  * exactly once with the checkpoint; one that acts before the commit (sagas, process managers) is
  * at-least-once, and its effects are idempotent (ids derived from the event).
  */
-export class SubscriptionPipeline implements BatchHandler {
+export class SubscriptionPipeline implements BatchHandler, HeldEventStatus {
   private readonly logger: Logger;
   private readonly held: HeldKeys;
   private readonly reactor: Reactor;
@@ -55,9 +57,9 @@ export class SubscriptionPipeline implements BatchHandler {
     for (const event of events) (this.held.isHeld(this.reactor.keyOf(event)) ? behind : free).push(event);
     try {
       if (this.reactor.inTransaction) {
-        await this.parts.checkpoints.run(async (tx) => {
+        await this.commitWith(async (tx, afterCommit) => {
           // Reacted first: a reaction that throws leaves nothing held (the in-memory store cannot roll back).
-          for (const event of free) await this.reactor.react(event, tx);
+          for (const event of free) await this.reactor.react(event, tx, afterCommit);
           await this.commit(tx, behind, from, to);
         });
         this.heldBehind(behind);
@@ -114,8 +116,8 @@ export class SubscriptionPipeline implements BatchHandler {
           this.held.append(key, event.position);
         } else {
           try {
-            await this.parts.checkpoints.run(async (tx) => {
-              await this.reactor.react(event, tx);
+            await this.commitWith(async (tx, afterCommit) => {
+              await this.reactor.react(event, tx, afterCommit);
               await this.commit(tx, [], at, event.position);
             });
           } catch (error) {
@@ -150,7 +152,7 @@ export class SubscriptionPipeline implements BatchHandler {
     } catch (error) {
       if (error instanceof CheckpointMovedError) return this.reloaded();
       if (isFinalDeliveryError(error)) throw error;
-      if (!this.held.failed(queue, Date.now())) return 'failed';
+      if (!this.held.failed(queue, Date.now(), error)) return 'failed';
       await this.parts.deadLetters.add(event!, queue.failures, error);
     }
     try {
@@ -163,11 +165,26 @@ export class SubscriptionPipeline implements BatchHandler {
     return 'settled';
   }
 
+  heldKeys(): HeldKeyStatus[] {
+    return this.held.snapshot().map(({ key, positions, failures, lastError, dueAt }) => ({ key, positions, attempts: failures, lastError, nextAttemptAt: dueAt }));
+  }
+
+  retryNow(position: number): boolean {
+    return this.held.dueNow(position);
+  }
+
+  /** One transaction of reactions and their commit; what the reactions asked for after it runs once it committed. */
+  private async commitWith(work: (tx: unknown, afterCommit: AfterCommit) => Promise<void>): Promise<void> {
+    const afterCommit = new AfterCommit();
+    await this.parts.checkpoints.run((tx) => work(tx, afterCommit));
+    afterCommit.run();
+  }
+
   /** Reacts to one event (in the commit's transaction, or in its key's lane before it), then runs `commit` if given. */
   private async reactThenCommit(key: string, event: StoredEvent, commit?: (tx: unknown) => Promise<void>): Promise<void> {
     if (this.reactor.inTransaction) {
-      await this.parts.checkpoints.run(async (tx) => {
-        await this.reactor.react(event, tx);
+      await this.commitWith(async (tx, afterCommit) => {
+        await this.reactor.react(event, tx, afterCommit);
         await commit?.(tx);
       });
       return;
@@ -183,7 +200,7 @@ export class SubscriptionPipeline implements BatchHandler {
   private failedFirst(event: StoredEvent, error: unknown, behind: StoredEvent[]): void {
     this.logger.warn(`${event.type} at position ${event.position} failed (${(error as Error)?.message ?? String(error)}); held, retried with backoff`);
     const key = this.reactor.keyOf(event);
-    this.held.failedFirst(key, event.position, Date.now());
+    this.held.failedFirst(key, event.position, Date.now(), error);
     for (const later of behind) this.held.append(key, later.position);
   }
 

@@ -16,6 +16,7 @@ export class EventNotifier {
   private checkpoints = 0;
   private readonly appendListeners = new Set<(events: readonly StoredEvent[]) => void>();
   private readonly checkpointListeners = new Set<() => void>();
+  private readonly elsewhereCheckpointListeners = new Set<() => void>();
 
   /** Called by every append site right after its append committed, with the events it stored. */
   appended(events: readonly StoredEvent[]): void {
@@ -35,7 +36,10 @@ export class EventNotifier {
   /** Another instance appended or checkpointed: wakes the waiters of this process only. */
   wokenFromElsewhere(kind: 'append' | 'checkpoint'): void {
     if (kind === 'append') this.appends++;
-    else this.checkpoints++;
+    else {
+      this.checkpoints++;
+      for (const listener of this.elsewhereCheckpointListeners) listener();
+    }
     this.wakeAll(kind === 'append' ? 'appendWaiters' : 'checkpointWaiters');
   }
 
@@ -74,6 +78,12 @@ export class EventNotifier {
   onCheckpoint(listener: () => void): () => void {
     this.checkpointListeners.add(listener);
     return () => this.checkpointListeners.delete(listener);
+  }
+
+  /** Calls `listener` whenever another instance announced a checkpoint move; it must not throw. */
+  onCheckpointElsewhere(listener: () => void): () => void {
+    this.elsewhereCheckpointListeners.add(listener);
+    return () => this.elsewhereCheckpointListeners.delete(listener);
   }
 
   private wait(waiters: Set<Wake>, ms: number, abort?: AbortSignal): Promise<void> {

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../errors/index.js';
-import type { CapableEventStore, EventStore } from './event-store.js';
+import type { CapableEventStore, EventStore, StreamLoads } from './event-store.js';
 
 /** The optional methods of the event store port, and what each is needed for. */
 export const EVENT_STORE_CAPABILITIES = {
@@ -7,12 +7,13 @@ export const EVENT_STORE_CAPABILITIES = {
   readByCorrelation: 'CASCADE waits on sagas and process managers',
   streamIds: 'snapshot rebuilds',
   findByExternalId: 'facts emitted by sagas and process managers',
+  loadStream: 'one-read loads of cold aggregates (without it the snapshot is read, then the events after it)',
 } as const;
 
 export type EventStoreCapability = keyof typeof EVENT_STORE_CAPABILITIES;
 
 /** An adapter's event store with whatever optional capabilities it has. */
-export type AdapterEventStore = EventStore & Partial<Omit<CapableEventStore, keyof EventStore>>;
+export type AdapterEventStore = EventStore & Partial<Omit<CapableEventStore, keyof EventStore>> & Partial<StreamLoads>;
 
 export function hasCapability(store: AdapterEventStore, capability: EventStoreCapability): boolean {
   return typeof store[capability] === 'function';

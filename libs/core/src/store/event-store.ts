@@ -1,5 +1,6 @@
 import type { NewEvent, StoredEvent, StreamId } from '../model/event-envelope.js';
 import type { Partition } from '../model/key-partition.js';
+import type { Snapshot } from './snapshot-store.js';
 
 export interface AppendRequest {
   stream: StreamId;
@@ -133,6 +134,35 @@ export interface StreamListing {
 export interface ExternalIdLookup {
   /** The stored event with this external id on the stream, if any. */
   findByExternalId(stream: StreamId, externalId: string): Promise<StoredEvent | null>;
+}
+
+/** What `StreamLoads.loadStream` starts from: the snapshots it may use, and where the read stops. */
+export interface LoadStreamOptions {
+  /** Only snapshots taken with this state version are used (as `SnapshotStore.loadLatest`). */
+  stateVersion: number;
+  /** Neither a snapshot nor an event above this sequence (default: the whole stream). */
+  atOrBelow?: number;
+}
+
+/** An aggregate's newest usable snapshot (null: none) and its events after the snapshot's sequence. */
+export interface LoadedStream {
+  /** The newest snapshot of the state version at or below the bound; null when there is none. */
+  snapshot: Snapshot | null;
+  /** The events after the snapshot's sequence (after 0 without one), up to the bound, in sequence order. */
+  events: StoredEvent[];
+}
+
+/**
+ * Optional: a cold aggregate in one read. The answer is exactly that of the two reads it replaces:
+ * `snapshot` is what the adapter's snapshot store `loadLatest(stream, stateVersion, atOrBelow)`
+ * returns, and `events` what `readStream(stream, {afterSequence: snapshot?.sequence ?? 0,
+ * toSequence: atOrBelow})` returns; a snapshot whose state cannot be read back raises
+ * `CorruptSnapshotError`, as from `loadLatest`. So the snapshots it reads must be those of the
+ * adapter's own snapshot store. Without it (or when it fails) the aggregate loader makes the two reads.
+ */
+export interface StreamLoads {
+  /** The stream's newest usable snapshot and the events after it, in one read. */
+  loadStream(stream: StreamId, options: LoadStreamOptions): Promise<LoadedStream>;
 }
 
 /** An event store with every capability: what the runtime reads and writes through. */

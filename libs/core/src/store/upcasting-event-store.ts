@@ -5,10 +5,13 @@ import type {
   CapableEventStore,
   CommandRecord,
   EventPage,
+  LoadedStream,
+  LoadStreamOptions,
   ReadAllOptions,
   ReadPartitionOptions,
   ReadStreamOptions,
   StreamIdsOptions,
+  StreamLoads,
 } from './event-store.js';
 import { type AdapterEventStore, type EventStoreCapability, missingCapabilityError } from './event-store-capabilities.js';
 import { readPartitionThroughReadAll } from './partition-fallback.js';
@@ -27,12 +30,26 @@ export interface EventUpcaster {
  * whichever adapter stores them. An optional capability the adapter lacks fails with an error that
  * names it (the lifecycle checks at boot for the ones the application needs).
  */
-export class UpcastingEventStore implements CapableEventStore {
+export class UpcastingEventStore implements CapableEventStore, Partial<StreamLoads> {
+  /**
+   * The adapter's one-read load of a cold aggregate, its events upcast; absent when the adapter has
+   * none, so that the loader knows to read the snapshot and the events apart.
+   */
+  readonly loadStream?: (stream: StreamId, options: LoadStreamOptions) => Promise<LoadedStream>;
+
   constructor(
     readonly inner: AdapterEventStore,
     private readonly upcaster: EventUpcaster,
     private readonly adapterName = 'custom',
-  ) {}
+  ) {
+    const loadStream = inner.loadStream;
+    if (typeof loadStream === 'function') {
+      this.loadStream = async (stream, options) => {
+        const { snapshot, events } = await loadStream.call(inner, stream, options);
+        return { snapshot, events: this.upcaster.upcast(events) };
+      };
+    }
+  }
 
   append(request: AppendRequest): Promise<AppendResult> {
     return this.inner.append(request);
@@ -79,7 +96,7 @@ export class UpcastingEventStore implements CapableEventStore {
     return event && this.upcaster.upcast([event])[0];
   }
 
-  private capability<K extends Exclude<EventStoreCapability, 'readPartition'>>(name: K): NonNullable<AdapterEventStore[K]> {
+  private capability<K extends Exclude<EventStoreCapability, 'readPartition' | 'loadStream'>>(name: K): NonNullable<AdapterEventStore[K]> {
     const method = this.inner[name];
     if (typeof method !== 'function') throw missingCapabilityError(this.adapterName, name);
     return method as NonNullable<AdapterEventStore[K]>;

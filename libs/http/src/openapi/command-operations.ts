@@ -6,6 +6,7 @@ import { MergeStrategy } from '@nest-es/core';
 import { MAX_SEQUENCE } from '@nest-es/core/internal';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging.js';
 import { ERROR_BODY_SCHEMA, errorResponses } from './error-responses.js';
+import { describeLiveEventsRoute } from './live-events-operation.js';
 import type { JsonSchema, OpenApiDocument } from './openapi-document.js';
 
 const SCHEMAS = '#/components/schemas/';
@@ -72,6 +73,7 @@ export function addCommandOperations<D extends object>(
   const openApi30 = String(document.openapi ?? '3.0').startsWith('3.0');
 
   describeReadRoutes(document);
+  describeLiveEventsRoute(document);
   for (const aggregate of registry.aggregates.values()) {
     const tag = `commands: ${aggregate.type}`;
     let listed = false;

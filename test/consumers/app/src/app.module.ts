@@ -9,7 +9,8 @@ import { BalancesProjector } from './balances.projector.js';
 @Module({
   imports: [
     EventSourcingModule.forRoot({
-      adapter: typeorm({ type: 'sqlite', database: process.env.DATABASE_FILE ?? 'app.sqlite' }),
+      // PostgreSQL when DATABASE_URL is set (only pg installed), else SQLite (only better-sqlite3 installed).
+      adapter: typeorm(process.env.DATABASE_URL ? { type: 'postgres', url: process.env.DATABASE_URL } : { type: 'sqlite', database: process.env.DATABASE_FILE ?? 'app.sqlite' }),
       // Prometheus metrics need prom-client, an optional peer: the fixture without it turns them off.
       metrics: process.env.METRICS !== 'off',
     }),

@@ -15,7 +15,7 @@ import type { ContractSubject } from './contract-subject.js';
 export interface EventStoreContractOptions {
   /** Run the cases that need a second store on the same storage (the subject's `second()`). */
   twoProcesses?: boolean;
-  /** The optional methods the store has, whose cases run (default: all four). */
+  /** The optional methods the store has, whose cases run (default: all of them). */
   capabilities?: readonly EventStoreCapability[];
 }
 

@@ -1,6 +1,7 @@
 export type * from './contract-subject.js';
 export * from './event-store.contract.js';
 export * from './snapshot-store.contract.js';
+export * from './stream-loads.contract.js';
 export * from './timer-store.contract.js';
 export * from './dead-letter-store.contract.js';
 export * from './checkpoint-store.contract.js';
