@@ -54,10 +54,12 @@ export interface LiveFigures {
   heapKbPerSubscriber: number;
   /** One change watched by every open subscriber: the commit to the last of them getting it. */
   fanOutMs: number;
+  /** PostgreSQL: the projector on one instance, the client on another. */
+  acrossInstances?: Distribution;
 }
 
 /** One SSE client: resolves each `until(balance)` when an update with that balance arrives. */
-function client(port: number, accountId: string): Promise<{ until: (balance: number) => Promise<void>; close: () => void }> {
+function clientOf(port: number, accountId: string): Promise<{ until: (balance: number) => Promise<void>; close: () => void }> {
   return new Promise((resolve, reject) => {
     const waiters = new Map<number, () => void>();
     let buffer = '';
@@ -86,9 +88,9 @@ function client(port: number, accountId: string): Promise<{ until: (balance: num
   });
 }
 
-async function boot(store: StoreOptions): Promise<{ app: INestApplication; port: number }> {
+async function boot(store: StoreOptions, processing = true): Promise<{ app: INestApplication; port: number }> {
   @Module({
-    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store), live: { maxWatchers: 10_000 } })],
+    imports: [EventSourcingModule.forRoot({ adapter: typeorm(store), processing: { enabled: processing }, live: { maxWatchers: 10_000 } })],
     controllers: [LiveBalanceController],
     providers: [AccountAggregate, LiveBalancesProjector],
   })
@@ -98,25 +100,49 @@ async function boot(store: StoreOptions): Promise<{ app: INestApplication; port:
   return { app, port: (app.getHttpServer().address() as AddressInfo).port };
 }
 
+/** `samples` commits, one after another, each timed from its commit until `seen(i)` resolves. */
+async function commitToClient(gateway: CommandGateway, watching: { until: (balance: number) => Promise<void> }, account: string, samples: number): Promise<Distribution> {
+  const durations: number[] = [];
+  for (let i = 1; i <= samples; i++) {
+    const seen = watching.until(i);
+    await gateway.send(new Deposit(account, 1));
+    const committed = performance.now();
+    await seen;
+    durations.push(performance.now() - committed);
+  }
+  return distribution(durations);
+}
+
+/**
+ * Two instances on one PostgreSQL store: the projector runs on one, the client watches on the other;
+ * the change reaches it through the other instance's checkpoint wake-up.
+ */
+export async function measureLiveAcross(store: StoreOptions, samples: number): Promise<Distribution> {
+  const projecting = await boot(store, true);
+  const watching = await boot(store, false);
+  try {
+    const client = await clientOf(watching.port, 'across');
+    const figures = await commitToClient(projecting.app.get(CommandGateway), client, 'across', samples);
+    client.close();
+    return figures;
+  } finally {
+    await watching.app.close();
+    await projecting.app.close();
+  }
+}
+
 /** `samples` commits seen by one client, then `subscribers` clients open at once and one change reaching all. */
 export async function measureLive(store: StoreOptions, samples: number, subscribers: number): Promise<LiveFigures> {
   const { app, port } = await boot(store);
   try {
     const gateway = app.get(CommandGateway);
-    const one = await client(port, 'solo');
-    const durations: number[] = [];
-    for (let i = 1; i <= samples; i++) {
-      const seen = one.until(i);
-      await gateway.send(new Deposit('solo', 1));
-      const committed = performance.now();
-      await seen;
-      durations.push(performance.now() - committed);
-    }
+    const one = await clientOf(port, 'solo');
+    const solo = await commitToClient(gateway, one, 'solo', samples);
     one.close();
 
     collectGarbage();
     const before = process.memoryUsage();
-    const many = await Promise.all(Array.from({ length: subscribers }, () => client(port, 'crowd')));
+    const many = await Promise.all(Array.from({ length: subscribers }, () => clientOf(port, 'crowd')));
     collectGarbage();
     const after = process.memoryUsage();
     const reached = Promise.all(many.map((each) => each.until(1)));
@@ -126,7 +152,7 @@ export async function measureLive(store: StoreOptions, samples: number, subscrib
     const fanOutMs = performance.now() - committed;
     many.forEach((each) => each.close());
     return {
-      commitToClient: distribution(durations),
+      commitToClient: solo,
       subscribers,
       heapKbPerSubscriber: round((after.heapUsed - before.heapUsed) / 1024 / subscribers),
       fanOutMs: round(fanOutMs),

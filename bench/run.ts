@@ -20,7 +20,7 @@ import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
 import { HTTP_ADAPTERS, measureEmptyRoute, measureHttp } from './http.bench.js';
 import { measureJetStream, natsUrl } from './jetstream.bench.js';
-import { measureLive, type LiveFigures } from './live.bench.js';
+import { measureLive, measureLiveAcross, type LiveFigures } from './live.bench.js';
 import { markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
 import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, EmptyRouteFigures, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
@@ -248,7 +248,13 @@ async function liveOnly(plan: BenchPlan, url: string): Promise<void> {
   else databases.push(probe);
   for (const db of databases) {
     log(`${db.kind}: live queries: ${plan.liveSamples} commits to one client, then ${LIVE_SUBSCRIBERS} subscribers and one change`);
-    live[db.kind] = await measureLive(db.store, plan.liveSamples, LIVE_SUBSCRIBERS).finally(() => db.cleanup());
+    const figures = await measureLive(db.store, plan.liveSamples, LIVE_SUBSCRIBERS);
+    if (db.kind === 'postgres') {
+      log('postgres: live queries across two instances (the projector on one, the client on the other)');
+      figures.acrossInstances = await measureLiveAcross(db.store, plan.liveSamples);
+    }
+    live[db.kind] = figures;
+    await db.cleanup();
   }
   const machine = machineInfo();
   const results = { mode: plan.mode, startedAt, machine: { ...machine, loadAverage: { ...machine.loadAverage, end: loadAverage() } }, live, targets: liveTargets(live) };

@@ -31,12 +31,18 @@ export class SseClient {
   }
 
   /**
-   * Connects; a refusal (any status but 200) comes back with its body as text, no stream. `paused`:
-   * nothing is read until `resume`, so the socket fills up as behind a slow client.
+   * Connects (with `post`: POSTs it as JSON); a refusal (any status but 200) comes back with its body
+   * as text, no stream. `paused`: nothing is read until `resume`, so the socket fills up as behind a
+   * slow client.
    */
-  static async connect(url: string, headers: Record<string, string> = {}, options: { paused?: boolean } = {}): Promise<SseClient | { status: number; headers: Headers; body: string }> {
+  static async connect(
+    url: string,
+    headers: Record<string, string> = {},
+    options: { paused?: boolean; post?: unknown } = {},
+  ): Promise<SseClient | { status: number; headers: Headers; body: string }> {
     const abort = new AbortController();
-    const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal });
+    const body = options.post === undefined ? {} : { method: 'POST', body: JSON.stringify(options.post), headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers } };
+    const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, ...body, signal: abort.signal });
     if (response.status !== 200 || !response.body) return { status: response.status, headers: response.headers, body: await response.text() };
     const client = new SseClient(response.status, response.headers, response.body, abort);
     if (!options.paused) client.resume();

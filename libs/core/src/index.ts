@@ -50,6 +50,7 @@ export type { AggregateView, ReadContext } from './model/aggregate-view.js';
 
 // Sending commands and reading aggregates
 export { CommandGateway } from './command/command-gateway.js';
+export type { CommandStep } from './command/sync-waiter.js';
 export { SyncMode, type CommandResult, type SendOptions } from './model/send-options.js';
 export { validateCommand } from './command/command-validation.js';
 export { AggregateReader, type AggregateSnapshotView } from './reading/aggregate-reader.js';

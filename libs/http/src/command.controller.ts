@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Logger, type OnApplicationBootstrap, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Logger, type OnApplicationBootstrap, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { EventSourcingExceptionFilter } from './event-sourcing-exception.filter.js';
 import { plainToInstance } from 'class-transformer';
@@ -9,6 +9,7 @@ import { InvalidArgumentError, NotFoundError, UnsupportedMediaTypeError } from '
 import { assertObjectBody } from './command-body.js';
 import { undeclaredFields } from './declared-fields.js';
 import { sendOptionsFromHeaders } from './command-headers.js';
+import { streamProgress, wantsProgress } from './command-progress-stream.js';
 import { EventSourcingGuard } from './configured-guards.js';
 import { type HttpRequest, incomingMessageOf, isJsonContentType } from './http-request.js';
 import { toWireEvent, type WireEvent } from './wire-event.js';
@@ -45,15 +46,14 @@ export class CommandController implements OnApplicationBootstrap {
   }
 
   @Post(':aggregateType/:aggregateId/:commandType')
-  @HttpCode(200)
   async send(
     @Param('aggregateType') aggregateType: string,
     @Param('aggregateId') aggregateId: string,
     @Param('commandType') commandType: string,
     @Body() body: unknown,
     @Req() request: HttpRequest,
-    @Res({ passthrough: true }) response: unknown,
-  ): Promise<CommandResponse> {
+    @Res() response: unknown,
+  ): Promise<void> {
     const handler = this.registry.exposedCommand(aggregateType, commandType);
     if (!handler) {
       // Unknown and unexposed commands get the same answer: internal ones stay invisible.
@@ -69,15 +69,22 @@ export class CommandController implements OnApplicationBootstrap {
     const undeclared = undeclaredFields(handler.commandClass, body, handler.aggregateIdProperty ? [handler.aggregateIdProperty] : []);
     if (undeclared) throw new InvalidArgumentError(undeclared);
     const options = { ...sendOptionsFromHeaders(incomingMessageOf(request).headersDistinct), aggregateId, principal: principalOf(request), authorize: true };
+    const progress = wantsProgress(request.headers.accept);
+    if (progress && options.syncMode !== undefined) {
+      throw new InvalidArgumentError('a command sent with Accept: text/event-stream streams its progress instead of waiting: leave Sync-Mode out');
+    }
     const command = plainToInstance(handler.commandClass, body) as object;
     const result = await this.gateway.send(command, options);
-    // The same Command-Id sent again: the first result, said so.
-    if (result.duplicate) this.adapterHost.httpAdapter.setHeader(response, IDEMPOTENT_REPLAYED, 'true');
-    return {
+    const answer: CommandResponse = {
       aggregateType: result.aggregateType,
       aggregateId: result.aggregateId,
       sequence: result.sequence,
       events: result.events.map(toWireEvent),
     };
+    if (progress) return streamProgress(this.gateway, result, answer, response);
+    const http = this.adapterHost.httpAdapter;
+    // The same Command-Id sent again: the first result, said so.
+    if (result.duplicate) http.setHeader(response, IDEMPOTENT_REPLAYED, 'true');
+    http.reply(response, answer, 200);
   }
 }

@@ -11,7 +11,7 @@ import { Tracing, type TraceSpan } from '../runtime/tracing.js';
 import { AggregateDispatcher } from '../scheduling/index.js';
 import { COMMAND_DISPATCHER } from '../config/tokens.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
-import { SyncWaiter } from './sync-waiter.js';
+import { type CommandStep, SyncWaiter } from './sync-waiter.js';
 import { CommandExecutor } from './command-executor.js';
 import { commandFingerprint } from './command-fingerprint.js';
 import { assertCallerMayChoose, assertMergeStrategyUsable, validateCommand, validateId, validateSendOptions } from './command-validation.js';
@@ -50,6 +50,16 @@ export class CommandGateway {
     return typeof first === 'function'
       ? this.sendCommand(buildCommand(first as Type<object>, second as never), third ?? {})
       : this.sendCommand(first, (second as SendOptions | undefined) ?? {});
+  }
+
+  /**
+   * Follows a stored command's consequences as CASCADE waits for them, telling `onStep` of each
+   * subscriber as it has handled them: resolves once all have, rejects with SYNC_TIMEOUT after the
+   * sync timeout (the command stays stored). Send ASYNC, then follow the result.
+   */
+  follow(result: CommandResult, onStep: (step: CommandStep) => void, options: Pick<SendOptions, 'syncTimeoutMs'> = {}): Promise<void> {
+    const timeout = options.syncTimeoutMs ?? this.options.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS;
+    return this.admission.run(() => this.syncWaiter.follow(result, timeout, result.events[0]?.metadata.correlationId ?? result.commandId, onStep));
   }
 
   private sendCommand(command: object, options: SendOptions): Promise<CommandResult> {

@@ -19,6 +19,28 @@ interface Pending {
   position: number;
 }
 
+interface Need {
+  kind: SubscriberKind;
+  positions: number[];
+}
+
+/** One subscriber done with a command's consequences: its checkpoint (or partition's) has passed them. */
+export interface CommandStep {
+  /** The checkpoint: the subscriber's name, or one of its partitions' with scale-out. */
+  subscriber: string;
+  kind: SubscriberKind;
+  /** The last position of the command's consequences it handles. */
+  position: number;
+}
+
+/** What `follow` tells, and what it told already (checkpoint -> position). */
+interface Progress {
+  onStep: (step: CommandStep) => void;
+  told: Map<string, number>;
+}
+
+const ALL_KINDS: readonly SubscriberKind[] = ['projector', 'saga', 'process-manager'];
+
 /**
  * Decides from the store, not from a bus (a bus message can be late, lost or go to another
  * instance; the store is what every instance sees), when a command's
@@ -44,13 +66,16 @@ export class SyncWaiter {
 
   async wait(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string): Promise<void> {
     if (mode === SyncMode.ASYNC || result.events.length === 0) return;
-    const waiting = this.waitFor(result, mode, timeoutMs, correlationId);
-    this.running.add(waiting);
-    try {
-      await waiting;
-    } finally {
-      this.running.delete(waiting);
-    }
+    await this.track(this.waitFor(result, mode, timeoutMs, correlationId));
+  }
+
+  /**
+   * As CASCADE waits, telling `onStep` each time a subscriber (a checkpoint: one partition of it
+   * with scale-out) has handled the command's consequences it handles, as far as they are known then.
+   */
+  async follow(result: CommandResult, timeoutMs: number, correlationId: string, onStep: (step: CommandStep) => void): Promise<void> {
+    if (result.events.length === 0) return;
+    await this.track(this.waitFor(result, SyncMode.CASCADE, timeoutMs, correlationId, { onStep, told: new Map() }));
   }
 
   /** Ends the waits in flight (each after at most one more read of the store) and every later one with SYNC_TIMEOUT. */
@@ -59,11 +84,20 @@ export class SyncWaiter {
     await Promise.allSettled([...this.running]);
   }
 
-  private async waitFor(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string): Promise<void> {
+  private async track(waiting: Promise<void>): Promise<void> {
+    this.running.add(waiting);
+    try {
+      await waiting;
+    } finally {
+      this.running.delete(waiting);
+    }
+  }
+
+  private async waitFor(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string, progress?: Progress): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     // Without sagas or process managers nothing cascades: CASCADE waits as SIMPLE does.
     if (mode === SyncMode.SIMPLE || !this.registry.hasWorkflows) {
-      await this.until(deadline, result, () => this.pending(result.events, ['projector']));
+      await this.until(deadline, result, this.needs(result.events, mode === SyncMode.SIMPLE ? ['projector'] : ALL_KINDS), progress);
       return;
     }
     const first = result.events[0].position;
@@ -71,29 +105,36 @@ export class SyncWaiter {
     for (;;) {
       const events = await this.store.readByCorrelation(correlationId, { afterPosition: first - 1 });
       const cascade = events.length > 0 ? events : result.events;
-      await this.until(deadline, result, () => this.pending(cascade, ['projector', 'saga', 'process-manager']));
+      await this.until(deadline, result, this.needs(cascade, ALL_KINDS), progress);
       // Sagas checkpoint only after what they emitted is stored: no new event now means the cascade is done.
       if (cascade.length === known) return;
       known = cascade.length;
     }
   }
 
-  private async pending(events: readonly StoredEvent[], kinds: SubscriberKind[]): Promise<Pending[]> {
-    const needed = new Map<string, number[]>();
+  /** For each checkpoint that handles some of `events`: the positions it must pass, and its kind. */
+  private needs(events: readonly StoredEvent[], kinds: readonly SubscriberKind[]): Map<string, Need> {
+    const needed = new Map<string, Need>();
     const count = partitionCount(this.options.processing);
     for (const event of events) {
       for (const subscriber of this.registry.subscribersOf(event.type)) {
         if (!kinds.includes(subscriber.kind)) continue;
         // Only the partition the event belongs to handles it (and checkpoints past it).
         const name = checkpointName(subscriber.name, { index: partitionOf(subscriber, event, count), count });
-        needed.set(name, [...(needed.get(name) ?? []), event.position]);
+        const need = needed.get(name) ?? { kind: subscriber.kind, positions: [] };
+        need.positions.push(event.position);
+        needed.set(name, need);
       }
     }
+    return needed;
+  }
+
+  private async pending(needed: ReadonlyMap<string, Need>): Promise<Pending[]> {
     if (needed.size === 0) return [];
     const [checkpoints, held] = await Promise.all([this.checkpoints.loadAll(), this.checkpoints.loadHeld()]);
     // A projector's checkpoint moves past an event it holds (failed, retried): not handled until released.
     const holding = new Set(held.map((event) => `${event.subscriber}@${event.position}`));
-    return [...needed].flatMap(([subscriber, positions]) => {
+    return [...needed].flatMap(([subscriber, { positions }]) => {
       const position = Math.max(...positions);
       if ((checkpoints.get(subscriber) ?? 0) < position) return [{ subscriber, position }];
       const waiting = positions.filter((at) => holding.has(`${subscriber}@${at}`));
@@ -101,16 +142,28 @@ export class SyncWaiter {
     });
   }
 
-  private async until(deadline: number, result: CommandResult, check: () => Promise<Pending[]>): Promise<void> {
+  private async until(deadline: number, result: CommandResult, needed: ReadonlyMap<string, Need>, progress?: Progress): Promise<void> {
     for (;;) {
       const seen = this.notifier.checkpointCount;
-      const pending = await check();
+      const pending = await this.pending(needed);
+      if (progress) tell(progress, needed, pending);
       if (pending.length === 0) return;
       if (this.stopping.signal.aborted) throw late(result, pending, 'before the service shut down');
       const left = deadline - Date.now();
       if (left <= 0) throw late(result, pending, 'within the sync timeout');
       await this.notifier.nextCheckpoint(Math.min(POLL_MS, left), this.stopping.signal, seen);
     }
+  }
+}
+
+/** Tells each checkpoint that is done with what it needed (once per position it reached). */
+function tell(progress: Progress, needed: ReadonlyMap<string, Need>, pending: readonly Pending[]): void {
+  const waiting = new Set(pending.map((p) => p.subscriber));
+  for (const [subscriber, { kind, positions }] of needed) {
+    const position = Math.max(...positions);
+    if (waiting.has(subscriber) || progress.told.get(subscriber) === position) continue;
+    progress.told.set(subscriber, position);
+    progress.onStep({ subscriber, kind, position });
   }
 }
 

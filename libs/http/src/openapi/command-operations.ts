@@ -49,6 +49,12 @@ const COMMAND_RESPONSE: JsonSchema = {
 /** The generic route as Nest's document lists it, replaced by one operation per command. */
 const GENERIC_COMMAND_PATH = '/commands/{aggregateType}/{aggregateId}/{commandType}';
 
+/** What a command sent with `Accept: text/event-stream` answers instead of waiting. */
+const COMMAND_PROGRESS_DESCRIPTION =
+  'With Accept: text/event-stream (and no Sync-Mode): server-sent events of the command\'s progress: `stored` (the JSON answer), then `handled` ' +
+  '({subscriber, kind, position}) as each projector, saga and process manager has handled its consequences, then `done`; or `timeout` ' +
+  '(after the sync timeout) or `error`, with {code, message, details}.';
+
 /**
  * Adds the framework's HTTP routes to an OpenAPI document (as `SwaggerModule.createDocument` builds
  * it): one operation per command, `POST /commands/<aggregate type>/{aggregateId}/<CommandType>`,
@@ -94,7 +100,12 @@ export function addCommandOperations<D extends object>(
             '200': {
               description: 'Stored: the events the command appended',
               headers: { 'Idempotent-Replayed': { description: "'true' when the Command-Id was already stored: this is its first result", schema: { type: 'string', enum: ['true'] } } },
-              content: { 'application/json': { schema: { $ref: `${SCHEMAS}EventSourcingCommandResponse` } } },
+              content: {
+                'application/json': { schema: { $ref: `${SCHEMAS}EventSourcingCommandResponse` } },
+                'text/event-stream': {
+                  schema: { type: 'string', description: COMMAND_PROGRESS_DESCRIPTION },
+                },
+              },
             },
             ...errorResponses(ERROR_BODY),
           },
