@@ -25,7 +25,8 @@ export class LeaderboardProjector implements OnModuleInit {
   }
 
   @OnEvent(PlayerRegistered)
-  async onRegistered(event: PlayerRegistered, { envelope, tx: manager }: Ctx): Promise<void> {
+  async onRegistered(event: PlayerRegistered, { envelope, tx: manager, changed }: Ctx): Promise<void> {
+    changed();
     await portableQuery(
       manager,
       `INSERT INTO poker_leaderboard (player_id, display_name, net_winnings, hands_played, hands_won) VALUES ($1, $2, 0, 0, 0)
@@ -35,12 +36,14 @@ export class LeaderboardProjector implements OnModuleInit {
   }
 
   @OnEvent(PlayerRenamed)
-  async onRenamed(event: PlayerRenamed, { envelope, tx: manager }: Ctx): Promise<void> {
+  async onRenamed(event: PlayerRenamed, { envelope, tx: manager, changed }: Ctx): Promise<void> {
+    changed();
     await portableQuery(manager, 'UPDATE poker_leaderboard SET display_name = $1 WHERE player_id = $2', [event.displayName, envelope.aggregateId]);
   }
 
   @OnEvent(HandComplete)
-  async onHandComplete(event: HandComplete, { tx: manager }: Ctx): Promise<void> {
+  async onHandComplete(event: HandComplete, { tx: manager, changed }: Ctx): Promise<void> {
+    changed();
     for (const [playerId, change] of Object.entries(event.stackChanges)) {
       await portableQuery(manager, 'UPDATE poker_leaderboard SET net_winnings = net_winnings + $1, hands_played = hands_played + 1 WHERE player_id = $2', [
         change,
@@ -50,7 +53,8 @@ export class LeaderboardProjector implements OnModuleInit {
   }
 
   @OnEvent(PotAwarded)
-  async onPotAwarded(event: PotAwarded, { tx: manager }: Ctx): Promise<void> {
+  async onPotAwarded(event: PotAwarded, { tx: manager, changed }: Ctx): Promise<void> {
+    changed();
     for (const { playerId } of event.awards) {
       await portableQuery(manager, 'UPDATE poker_leaderboard SET hands_won = hands_won + 1 WHERE player_id = $1', [playerId]);
     }

@@ -5,7 +5,7 @@ import { Subject } from 'rxjs';
 export interface LiveQueryTrigger {
   /** The projector's name (`@Projector(name)`). */
   projector: string;
-  /** The key its handlers name with `ctx.changed(key)`; without one, any change of the projector. */
+  /** The key its handlers name with `ctx.changed(key)`; without one, any change the projector says it made. */
   key?: string;
 }
 

@@ -27,9 +27,16 @@ export class ProjectorReactor implements Reactor {
   }
 
   react(event: StoredEvent, tx: unknown, afterCommit?: AfterCommit): Promise<void> {
-    const changed = new Set<string>();
-    const ctx: ProjectionContext = { ...eventContext(event), tx, changed: (...keys) => keys.forEach((key) => changed.add(key)) };
-    afterCommit?.add(() => this.changes.committed(this.subscriber.name, changed));
+    let changed: Set<string> | undefined;
+    // Only a handler that says it changed something pays for telling it, after the commit.
+    const markChanged = (...keys: string[]) => {
+      if (!changed) {
+        const marked = (changed = new Set());
+        afterCommit?.add(() => this.changes.committed(this.subscriber.name, marked));
+      }
+      for (const key of keys) changed.add(key);
+    };
+    const ctx: ProjectionContext = { ...eventContext(event), tx, changed: markChanged };
     return deliverySpan(this.tracing, this.subscriber, event, async () => {
       await this.subscriber.handlers.get(event.type)!(event.payload, ctx);
     });

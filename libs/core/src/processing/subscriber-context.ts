@@ -17,8 +17,9 @@ export interface EventContext {
 export interface ProjectionContext<Tx = unknown> extends EventContext {
   readonly tx: Tx;
   /**
-   * Says which keys of the read model this event changed (a table id, a player id): the live
-   * queries watching those keys re-run once the change is committed.
+   * Says that this event changed the read model, and which keys of it (a table id, a player id; none
+   * for "something"): once the change is committed, the live queries watching those keys, and those
+   * watching the whole projector, re-run. A projector that never calls it wakes no live query.
    */
   changed(...keys: string[]): void;
 }

@@ -11,7 +11,7 @@ type ChangeListener = (projector: string, keys: ReadonlySet<string>) => void;
 export class ReadModelChanges {
   private readonly listeners = new Set<ChangeListener>();
 
-  /** After a projector's commit: the keys its handler named for one event (maybe none). */
+  /** After a projector's commit: the keys its handler named for one event (none: "something changed"). */
   committed(projector: string, keys: ReadonlySet<string>): void {
     for (const listener of this.listeners) listener(projector, keys);
   }
