@@ -161,8 +161,8 @@ describe.each(HTTP_ADAPTERS)('the operator console on %s', (adapter) => {
 
   it('retries a held event now, in this process, before its backoff would have: both events are then released in order', async () => {
     const projector = app.get(MeterTotalsProjector);
-    // Four failures: the next attempt is over a second away.
-    await until(async () => (await checkpoint()).held[0].attempts >= 4, 'four failed attempts');
+    // Five failures: the next attempt is two seconds away (the backoff's cap).
+    await until(async () => (await checkpoint()).held[0].attempts >= 5, 'five failed attempts');
     const [oldest] = (await checkpoint()).held;
     const scheduled = Date.parse(oldest.nextAttemptAt);
     projector.failing = false;

@@ -183,7 +183,8 @@ describe.each(HTTP_ADAPTERS)('live aggregate events at shutdown (%s)', (adapter)
     const started = Date.now();
     await app.close();
     await Promise.all(clients.map((client) => client.ended));
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // Held open, Node would wait for them until its header timeout (over a minute).
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 
@@ -218,6 +219,9 @@ describe.each(HTTP_ADAPTERS)('live aggregate events to a client that does not re
       const sample = setInterval(() => (buffered = Math.max(buffered, response.writableLength)), 5);
       const gateway = app.get(CommandGateway);
       for (let i = 0; i < commands; i++) await gateway.send(new WriteEntry('ann-bulk', text, { copies: 100 }));
+      // The socket's buffers fill first (how much they take depends on the machine); then the
+      // response holds what the socket does not take, and goes on holding it while nobody reads.
+      await until(() => buffered > 0, 'the server to hold a batch for the client that does not read', 30_000);
       await new Promise((resolve) => setTimeout(resolve, 500));
       clearInterval(sample);
       // 24 MB were committed; the socket took a few, the response holds at most one batch (100 events).
