@@ -3,19 +3,11 @@
 // Used by CI; the README's quick start is the same command.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, untilHealthy } from './http-probe.mjs';
 
 const GIVE_UP_MS = 120_000;
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 const folder = mkdtempSync(join(tmpdir(), 'nest-es-start-'));
@@ -30,15 +22,10 @@ let output = '';
 child.stdout.on('data', (chunk) => (output += chunk));
 child.stderr.on('data', (chunk) => (output += chunk));
 
-let healthyAfter;
-while (performance.now() - started < GIVE_UP_MS && child.exitCode === null) {
-  const status = await fetch(`http://127.0.0.1:${port}/health`).then((response) => response.status, () => 0);
-  if (status === 200) {
-    healthyAfter = performance.now() - started;
-    break;
-  }
-  await new Promise((resolve) => setTimeout(resolve, 100));
-}
+const healthyAfter = await untilHealthy(`http://127.0.0.1:${port}`, child, GIVE_UP_MS).then(
+  () => performance.now() - started,
+  () => undefined,
+);
 process.kill(-child.pid, 'SIGTERM');
 await new Promise((resolve) => child.once('exit', resolve));
 rmSync(folder, { recursive: true, force: true });

@@ -14,11 +14,11 @@
 // Usage: node test/consumers/run.mjs [fixture-name...]   (KEEP_CONSUMERS=1 keeps the temp folders)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort, untilHealthy } from '../../scripts/http-probe.mjs';
 import { packLibrary } from '../../scripts/pack-libs.mjs';
 import { PACKAGES } from '../../scripts/packages.mjs';
 import { documentedInstall, documentedJestConfig, documentedOverrides, documentedTsconfig } from './documented.mjs';
@@ -189,30 +189,6 @@ async function exerciseHttp(fixture, folder) {
   }
 }
 
-/** A port nothing listens on now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves once GET /health answers 200, or rejects after the boot timeout or when the app exits. */
-async function healthy(base, child) {
-  const deadline = Date.now() + BOOT_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
-    const status = await fetch(`${base}/health`).then((response) => response.status, () => 0);
-    if (status === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`/health not 200 within ${BOOT_TIMEOUT_MS} ms`);
-}
-
 /** The README's example as the README runs it: its curl requests, then SIGTERM. */
 async function exerciseReadme(folder) {
   const port = await freePort();
@@ -222,7 +198,7 @@ async function exerciseReadme(folder) {
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   try {
-    await healthy(base, child);
+    await untilHealthy(base, child, BOOT_TIMEOUT_MS);
     check('boots as written and answers /health', true);
     const registered = await send(base, '/commands/player/bob/RegisterPlayer', { displayName: 'Bob' });
     check('takes RegisterPlayer over HTTP', registered.status === 200 && registered.body?.sequence === 1, JSON.stringify(registered));

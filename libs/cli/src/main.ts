@@ -6,6 +6,7 @@ import { loadMaintenanceEntry } from './application.js';
 import { eventTypes } from './event-types.command.js';
 import { rebuildProjection } from './rebuild-projection.command.js';
 import { rebuildSnapshots } from './rebuild-snapshots.command.js';
+import { errorMessage } from '@nest-es/core/internal';
 
 const program = new Command('nest-es')
   .description('Maintenance commands for an application built on @nest-es/core.')
@@ -46,7 +47,7 @@ program
 program
   .parseAsync()
   .catch((error: unknown) => {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`error: ${errorMessage(error)}`);
     process.exitCode = 1;
   })
   // Exit even if a library left a handle open, once stdout has taken everything written to it.

@@ -1,15 +1,11 @@
 import type { CommandGateway, CommandResult } from '@nest-es/core';
 import { ErrorCode, EventSourcingError } from '@nest-es/core';
-import { SSE_OPENING } from './live/sse-message.js';
+import { SSE_OPENING, sseMessage } from './live/sse-message.js';
 import { SseResponse } from './live/sse-response.js';
 
 /** True when the client asked for the command's progress as server-sent events. */
 export function wantsProgress(accept: string | string[] | undefined): boolean {
   return [accept ?? []].flat().some((value) => value.split(',').some((type) => type.split(';')[0].trim().toLowerCase() === 'text/event-stream'));
-}
-
-function message(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /**
@@ -22,9 +18,9 @@ export async function streamProgress(gateway: CommandGateway, result: CommandRes
   const sse = SseResponse.takeOver(response);
   sse.open();
   sse.write(SSE_OPENING);
-  sse.write(message('stored', { ...answer, duplicate: result.duplicate }));
+  sse.write(sseMessage('stored', { ...answer, duplicate: result.duplicate }));
   const write = (event: string, data: unknown) => {
-    if (!sse.closed) sse.write(message(event, data));
+    if (!sse.closed) sse.write(sseMessage(event, data));
   };
   try {
     await gateway.follow(result, (step) => write('handled', step));

@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import { Subject } from 'rxjs';
+import { errorMessage } from '../errors/error-message.js';
 
 /** What re-runs a live query: the changes a projector says it made, to one key or to any. */
 export interface LiveQueryTrigger {
@@ -72,7 +73,7 @@ export class LiveWatcher<T> {
       this.messages.next({ type: 'update', data: result });
     } catch (error) {
       // The client keeps the last result; the next change runs the query again.
-      this.logger.warn(`a live query failed, its client keeps the last result: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`a live query failed, its client keeps the last result: ${errorMessage(error)}`);
     }
   }
 }

@@ -5,6 +5,7 @@ import type { DeadLetter } from '../store/dead-letter-store.js';
 import { isStoreUnavailableError } from '../store/store-errors.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { EventProcessor } from './event-processor.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** Retries dead letters of kind 'event': the stored event, once more, to the subscriber that failed on it. */
 @Injectable()
@@ -31,7 +32,7 @@ export class EventDeadLetterRetrier {
     } catch (error) {
       if (error instanceof EventSourcingError || isStoreUnavailableError(error)) throw error;
       // The subscriber's own failure, again: the letter stays pending and the reviewer learns why.
-      throw new FailedPreconditionError(`subscriber '${subscriber}' failed on the event of dead letter ${letter.id} again: ${(error as Error)?.message ?? String(error)}`);
+      throw new FailedPreconditionError(`subscriber '${subscriber}' failed on the event of dead letter ${letter.id} again: ${errorMessage(error)}`);
     }
     return { position };
   }

@@ -1,4 +1,5 @@
 import { retryDelay, type RetryPolicy } from './retry-policy.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** One key's held events, oldest first, and when the oldest is tried again. */
 export interface HeldQueue {
@@ -94,8 +95,4 @@ export class HeldKeys {
     }
     return queue;
   }
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

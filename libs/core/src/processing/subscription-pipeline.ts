@@ -12,6 +12,7 @@ import { AfterCommit } from './after-commit.js';
 import { reactInLanes } from './lane-reactions.js';
 import type { Reactor } from './reactor.js';
 import type { RetryPolicy } from './retry-policy.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface PipelineParts {
   /** The checkpoint (of the subscriber, or of one of its partitions) this pipeline moves. */
@@ -198,7 +199,7 @@ export class SubscriptionPipeline implements BatchHandler, HeldEventStatus {
   }
 
   private failedFirst(event: StoredEvent, error: unknown, behind: StoredEvent[]): void {
-    this.logger.warn(`${event.type} at position ${event.position} failed (${(error as Error)?.message ?? String(error)}); held, retried with backoff`);
+    this.logger.warn(`${event.type} at position ${event.position} failed (${errorMessage(error)}); held, retried with backoff`);
     const key = this.reactor.keyOf(event);
     this.held.failedFirst(key, event.position, Date.now(), error);
     for (const later of behind) this.held.append(key, later.position);

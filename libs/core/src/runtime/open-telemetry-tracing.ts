@@ -13,6 +13,7 @@ import {
   TraceFlags,
 } from '@opentelemetry/api';
 import { type SpanOptions, type TraceAttributes, Tracing, type TraceSpan } from './tracing.js';
+import { errorMessage } from '../errors/error-message.js';
 
 const KINDS = { internal: SpanKind.INTERNAL, producer: SpanKind.PRODUCER, consumer: SpanKind.CONSUMER };
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
@@ -35,7 +36,7 @@ export class OpenTelemetryTracing extends Tracing {
         const code = (error as { code?: unknown }).code;
         if (typeof code === 'string') span.setAttribute('es.error.code', code);
         span.recordException(error instanceof Error ? error : String(error));
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
         throw error;
       } finally {
         span.end();

@@ -3,6 +3,7 @@ import type { StreamId } from '../model/event-envelope.js';
 import type { EventStore, LoadedStream, StreamLoads } from '../store/event-store.js';
 import { CorruptSnapshotError, type SnapshotStore } from '../store/snapshot-store.js';
 import { newestUsableSnapshot } from './newest-usable-snapshot.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * An aggregate's newest usable snapshot (see `newestUsableSnapshot`) and its events after it, up to
@@ -24,7 +25,7 @@ export async function streamFromSnapshot(
       // The two reads meet whatever failed as they always have: an unreadable snapshot is logged and
       // skipped for an older one (or for every event), while events that cannot be read fail the load.
       if (!(error instanceof CorruptSnapshotError)) {
-        logger.warn(`one read of ${stream.aggregateType}/${stream.aggregateId} failed, reading its snapshot and events apart: ${(error as Error).message}`);
+        logger.warn(`one read of ${stream.aggregateType}/${stream.aggregateId} failed, reading its snapshot and events apart: ${errorMessage(error)}`);
       }
     }
   }

@@ -1,4 +1,5 @@
 import type { StreamId } from '../model/event-envelope.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface Snapshot<S = unknown> {
   stream: StreamId;
@@ -34,9 +35,7 @@ export class CorruptSnapshotError extends Error {
     cause: unknown,
   ) {
     super(
-      `snapshot of ${stream.aggregateType}/${stream.aggregateId} at sequence ${sequence} cannot be read: ${
-        cause instanceof Error ? cause.message : String(cause)
-      }`,
+      `snapshot of ${stream.aggregateType}/${stream.aggregateId} at sequence ${sequence} cannot be read: ${errorMessage(cause)}`,
     );
     this.name = 'CorruptSnapshotError';
   }

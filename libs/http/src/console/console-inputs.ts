@@ -4,12 +4,6 @@ import { wholeNumber } from '../paging.js';
 /** The longest checkpoint name taken: a subscriber name and a partition suffix. */
 const MAX_CHECKPOINT_LENGTH = 300;
 
-/** The body of a console POST: a JSON object (Nest gives undefined for an empty body). */
-export function jsonObject(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidArgumentError('the body must be a JSON object');
-  return body as Record<string, unknown>;
-}
-
 export function checkpointName(value: unknown): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_CHECKPOINT_LENGTH) {
     throw new InvalidArgumentError(`checkpoint must be a subscriber checkpoint's name (a non-empty string of at most ${MAX_CHECKPOINT_LENGTH} characters), got ${describe(value)}`);

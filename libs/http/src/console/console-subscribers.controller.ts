@@ -4,7 +4,8 @@ import { EventSourcingAdminGuard } from '../configured-guards.js';
 import { EventSourcingExceptionFilter } from '../event-sourcing-exception.filter.js';
 import type { HttpRequest } from '../http-request.js';
 import { principalOf } from '../principal-of.js';
-import { checkpointName, jsonObject, position } from './console-inputs.js';
+import { assertObjectBody } from '../command-body.js';
+import { checkpointName, position } from './console-inputs.js';
 
 /** `GET <console>/api/subscribers` and the held events' "retry now"; behind `http.adminGuard`. */
 @Controller()
@@ -28,7 +29,7 @@ export class ConsoleSubscribersController {
   @Post('held/retry')
   @HttpCode(200)
   retryHeld(@Body() body: unknown, @Req() request: HttpRequest): Promise<HeldEventRetry> {
-    const fields = jsonObject(body);
-    return this.retrier.retryNow(checkpointName(fields.checkpoint), position(fields.position), principalOf(request)?.id);
+    assertObjectBody(body, 'a held-event retry');
+    return this.retrier.retryNow(checkpointName(body.checkpoint), position(body.position), principalOf(request)?.id);
   }
 }

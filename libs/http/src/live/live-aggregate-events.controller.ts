@@ -1,6 +1,6 @@
 import { Controller, Get, Logger, Param, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { AggregateReader, EventSourcingError } from '@nest-es/core';
-import { EventSourcingRegistry } from '@nest-es/core/internal';
+import { errorMessage, EventSourcingRegistry } from '@nest-es/core/internal';
 import { EventSourcingGuard } from '../configured-guards.js';
 import { EventSourcingExceptionFilter } from '../event-sourcing-exception.filter.js';
 import type { HttpRequest } from '../http-request.js';
@@ -63,7 +63,7 @@ export class LiveAggregateEventsController {
   /** A refusal by the view or the id rules is the reader's; anything else (the store away) is worth a line in the log. */
   private failed(stream: LiveStream, error: unknown): void {
     if (!(error instanceof EventSourcingError)) {
-      this.logger.warn(`live stream of ${stream.aggregateType}/${stream.aggregateId} ended: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`live stream of ${stream.aggregateType}/${stream.aggregateId} ended: ${errorMessage(error)}`);
     }
     stream.end();
   }

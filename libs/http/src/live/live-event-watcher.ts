@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { UnavailableError } from '@nest-es/core';
-import { EVENT_STORE, EventNotifier, type EventStore, type StreamId } from '@nest-es/core/internal';
+import { errorMessage, EVENT_STORE, EventNotifier, type EventStore, type StreamId } from '@nest-es/core/internal';
 import { EVENT_SOURCING_HTTP_OPTIONS, type EventSourcingHttpOptions } from '../http-options.js';
 import { liveSettings, type LiveSettings } from './live-settings.js';
 import type { LiveStream } from './live-stream.js';
@@ -131,7 +131,7 @@ export class LiveEventWatcher implements OnModuleDestroy {
       this.failing = false;
     } catch (error) {
       // The store may be away for a while: say so once, keep looking each interval.
-      if (!this.failing && !this.stop.signal.aborted) this.logger.warn(`cannot look for new events: ${error instanceof Error ? error.message : String(error)}`);
+      if (!this.failing && !this.stop.signal.aborted) this.logger.warn(`cannot look for new events: ${errorMessage(error)}`);
       this.failing = true;
       this.lastHead = -1;
     }

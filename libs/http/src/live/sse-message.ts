@@ -1,12 +1,19 @@
 import type { WireEvent } from '../wire-event.js';
 
 /**
- * One event as a server-sent event: its sequence as the id (what `Last-Event-ID` brings back on a
- * reconnect), its type as the event name, and the JSON the events route lists for it as the data.
- * JSON.stringify never emits a line break, so the data is always one `data:` line.
+ * A server-sent event named `name` with `data` as its JSON, and an `id` when given. JSON.stringify
+ * never emits a line break, so the data is always one `data:` line.
+ */
+export function sseMessage(name: string, data: unknown, id?: number): string {
+  return `${id === undefined ? '' : `id: ${id}\n`}event: ${sseFieldValue(name)}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * One stored event: its sequence as the id (what `Last-Event-ID` brings back on a reconnect), its
+ * type as the event name, and the JSON the events route lists for it as the data.
  */
 export function sseEventMessage(event: WireEvent): string {
-  return `id: ${event.sequence}\nevent: ${sseFieldValue(event.type)}\ndata: ${JSON.stringify(event)}\n\n`;
+  return sseMessage(event.type, event, event.sequence);
 }
 
 /**
