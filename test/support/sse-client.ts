@@ -18,6 +18,7 @@ export class SseClient {
   readonly ended: Promise<void>;
   private readonly abort: AbortController;
   private waiters: Array<() => void> = [];
+  private done = false;
   private startReading!: () => void;
 
   private constructor(
@@ -27,7 +28,10 @@ export class SseClient {
     abort: AbortController,
   ) {
     this.abort = abort;
-    this.ended = new Promise<void>((resolve) => (this.startReading = resolve)).then(() => this.read(body));
+    // Locked at once: fetch cancels the body of a Response that is garbage-collected while its body is
+    // unlocked and unread, which a paused client's would be (the stream then ends with nothing read).
+    const reader = body.getReader();
+    this.ended = new Promise<void>((resolve) => (this.startReading = resolve)).then(() => this.read(reader));
   }
 
   /**
@@ -65,6 +69,7 @@ export class SseClient {
     while (this.events.length < count) {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out waiting for ${count} events; got ${this.events.length}: ${JSON.stringify(this.ids)}`);
+      if (this.done) throw new Error(`the stream ended after ${this.events.length} of ${count} events: ${JSON.stringify(this.ids)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -83,13 +88,13 @@ export class SseClient {
     await this.ended;
   }
 
-  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
+  private async read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
     let buffer = '';
     let current: Partial<SseEvent> & { data?: string } = {};
     try {
-      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        buffer += decoder.decode(chunk.value, { stream: true });
         let end: number;
         while ((end = buffer.search(/\r\n|\r|\n/)) >= 0) {
           const line = buffer.slice(0, end);
@@ -100,6 +105,7 @@ export class SseClient {
     } catch (error) {
       if ((error as Error).name !== 'AbortError') throw error;
     } finally {
+      this.done = true;
       this.wakeWaiters();
     }
   }
