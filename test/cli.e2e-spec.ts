@@ -4,7 +4,8 @@ import request from 'supertest';
 import { CommandGateway, type EventStore } from '@nest-es/core';
 import { EVENT_STORE_ADAPTER, SNAPSHOT_STORE } from '@nest-es/core/internal';
 import { type SnapshotStore } from '@nest-es/core/adapter';
-import { type StoreOptions } from '@nest-es/typeorm';
+import { portableQuery, READ_MODEL_DATA_SOURCE, type StoreOptions } from '@nest-es/typeorm';
+import type { DataSource } from 'typeorm';
 import { DepositFunds, RegisterPlayer } from '../apps/poker/src/player/index.js';
 import { PlayerTokens } from '../apps/poker/src/auth/player-tokens.service.js';
 import { createPokerApp } from './support/poker-app.js';
@@ -87,6 +88,40 @@ describe('the maintenance CLI (npm run cli), run as a process on the database un
     const unknown = await cli(store, 'projections', 'rebuild', 'nope');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/unknown projector 'nope'; known: .*balances/);
+  });
+
+  it('projections rebuild <name> rebuilds a projector that declares its tables blue/green; switch-back puts the replaced tables back', async () => {
+    const names = async (): Promise<string[]> => {
+      const app = await createPokerApp(store.options);
+      try {
+        const board = await request(app.getHttpServer()).get('/leaderboard').expect(200);
+        return (board.body.entries as Array<{ displayName: string }>).map((entry) => entry.displayName).sort();
+      } finally {
+        await app.close();
+      }
+    };
+    // A read model gone wrong (the bug a rebuild fixes): every name overwritten.
+    const app = await createPokerApp(store.options);
+    await portableQuery(app.get<DataSource>(READ_MODEL_DATA_SOURCE), "UPDATE poker_leaderboard SET display_name = 'wrong'");
+    await app.close();
+    expect(await names()).toEqual(['wrong', 'wrong', 'wrong', 'wrong', 'wrong']);
+
+    const rebuilt = await cli(store, 'projections', 'rebuild', 'leaderboard');
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stderr).toMatch(/^leaderboard: position \d+\/\d+$/m);
+    expect(rebuilt.stdout).toMatch(/projection leaderboard rebuilt blue\/green \(copy b[0-9a-z]+\) and switched live at position \d+/);
+    expect(await names()).toEqual(['P0', 'P1', 'P2', 'P3', 'P4']);
+
+    const back = await cli(store, 'projections', 'switch-back', 'leaderboard');
+    expect(back.code).toBe(0);
+    expect(back.stdout).toMatch(/projection leaderboard switched back to its previous copy/);
+    expect(await names()).toEqual(['wrong', 'wrong', 'wrong', 'wrong', 'wrong']);
+    expect((await cli(store, 'projections', 'switch-back', 'leaderboard')).code).toBe(0);
+    expect(await names()).toEqual(['P0', 'P1', 'P2', 'P3', 'P4']);
+
+    const refused = await cli(store, 'projections', 'switch-back', 'balances');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/projector 'balances' declares no tables/);
   });
 
   it('events types counts the stored events by type and version and fails on those no upcaster reads', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Script } from 'node:vm';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { CommandGateway } from '@nest-es/core';
@@ -6,6 +7,7 @@ import { EVENT_STORE_ADAPTER, type EventStore } from '@nest-es/core/internal';
 import { EventSourcingHttpModule } from '@nest-es/http';
 import { ADMIN_TOKEN, BearerAdminGuard, MeterTotalsProjector, READER_TOKEN, Read, startConsoleApp } from './support/console-app.js';
 import { HTTP_ADAPTERS } from './support/http-adapter.js';
+import { SseClient } from './support/sse-client.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 import { until } from './support/until.js';
 
@@ -19,6 +21,10 @@ const API_ROUTES: Array<[string, string, object?]> = [
   ['GET', '/console/api/streams/meter/good'],
   ['GET', '/console/api/streams/meter/good/events'],
   ['GET', '/console/api/event-types'],
+  ['GET', '/console/api/subscribers/live'],
+  ['GET', '/console/api/projections'],
+  ['POST', '/console/api/projections/rebuild', { projector: CHECKPOINT }],
+  ['POST', '/console/api/projections/switch-back', { projector: CHECKPOINT }],
 ];
 
 describe('the operator console: mounting', () => {
@@ -81,6 +87,8 @@ describe.each(HTTP_ADAPTERS)('the operator console on %s', (adapter) => {
     const script = await http().get('/console/console.js');
     expect([script.status, script.headers['content-type']]).toEqual([200, expect.stringMatching(/^text\/javascript/)]);
     expect(script.text).toContain('sessionStorage');
+    // It parses: a slip in the script (kept as a string) would leave the page dead in every browser.
+    expect(() => new Script(script.text)).not.toThrow();
     const style = await http().get('/console/console.css');
     expect([style.status, style.headers['content-type']]).toEqual([200, expect.stringMatching(/^text\/css/)]);
   });
@@ -227,5 +235,53 @@ describe.each(HTTP_ADAPTERS)('the operator console on %s', (adapter) => {
       expect.objectContaining({ type: 'MeterRead', schemaVersion: 1, events: 1, reading: 'upcast', current: { type: 'MeterRead', version: 2 } }),
       expect.objectContaining({ type: 'MeterRead', schemaVersion: 2, reading: 'current' }),
     ]);
+  });
+});
+
+describe.each(HTTP_ADAPTERS)('the console\u2019s live subscribers view on %s', (adapter) => {
+  let store: TestStore;
+  let app: INestApplication;
+  let url: string;
+
+  beforeAll(async () => {
+    store = await createTestStore();
+    ({ app, url } = await startConsoleApp(store.options, adapter));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await store?.cleanup();
+  });
+
+  it('pushes the subscribers view over server-sent events when it changes, to at most 16 pages', async () => {
+    const live = () => SseClient.connect(`${url}/console/api/subscribers/live`, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    const positionIn = (data: string): number => JSON.parse(data).subscribers.find((s: { name: string }) => s.name === CHECKPOINT).checkpoints[0].position;
+    const client = await live();
+    if (!(client instanceof SseClient)) throw new Error(`refused: ${client.status} ${client.body}`);
+    try {
+      const [first] = await client.received(1);
+      expect(first.event).toBe('subscribers');
+      expect(JSON.parse(first.data)).toMatchObject({ headPosition: expect.any(Number), scaleOut: false, subscribers: [expect.objectContaining({ name: CHECKPOINT })] });
+      const { events } = await app.get(CommandGateway).send(new Read('live', 2));
+      // Sent again once the projector moved past the new event, without being asked.
+      await until(() => client.events.some((event) => positionIn(event.data) >= events[0].position), 'a pushed view with the new position');
+      const seen = client.events.length;
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Nothing changed meanwhile (the held events of 'bad' aside, whose attempts tick): no copy of the same view.
+      const repeats = client.events.slice(seen).filter((event, i, all) => i > 0 && event.data.replace(/"at":"[^"]*"/, '') === all[i - 1].data.replace(/"at":"[^"]*"/, ''));
+      expect(repeats).toEqual([]);
+
+      const more: SseClient[] = [];
+      try {
+        for (let i = 1; i < 16; i++) more.push((await live()) as SseClient);
+        const refused = await live();
+        expect(refused).toMatchObject({ status: 503 });
+        expect((refused as { body: string }).body).toMatch(/already serves 16 live console views/);
+      } finally {
+        await Promise.all(more.map((other) => other.close()));
+      }
+    } finally {
+      await client.close();
+    }
   });
 });

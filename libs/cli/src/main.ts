@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { Command } from 'commander';
 import { loadMaintenanceEntry } from './application.js';
 import { eventTypes } from './event-types.command.js';
-import { rebuildProjection } from './rebuild-projection.command.js';
+import { rebuildProjection, switchBackProjection } from './rebuild-projection.command.js';
 import { rebuildSnapshots } from './rebuild-snapshots.command.js';
 import { errorMessage } from '@nest-es/core/internal';
 
@@ -25,14 +25,20 @@ program
     process.exitCode = await rebuildSnapshots(await application(), aggregateType);
   });
 
-program
-  .command('projections')
-  .description('read models')
+const projections = program.command('projections').description('read models');
+projections
   .command('rebuild')
-  .description("clear a projector's read model and replay it from the first event")
+  .description("rebuild a projector's read model from the first event: blue/green beside the live tables when it declares them, else cleared and replayed")
   .argument('<projector>', 'the projector name, e.g. balances')
   .action(async (projector: string) => {
     process.exitCode = await rebuildProjection(await application(), projector);
+  });
+projections
+  .command('switch-back')
+  .description('put back live the tables that the last blue/green rebuild of a projector replaced (run again to undo)')
+  .argument('<projector>', 'the projector name, e.g. leaderboard')
+  .action(async (projector: string) => {
+    process.exitCode = await switchBackProjection(await application(), projector);
   });
 
 program

@@ -1,17 +1,31 @@
-import { EventSourcingRegistry } from '@nest-es/core/internal';
 import { NotFoundError } from '@nest-es/core';
-import { ProjectionRebuilder } from '@nest-es/core/internal';
+import { BlueGreenRebuilder, EventSourcingRegistry, ProjectionRebuilder } from '@nest-es/core/internal';
 import { withApplication, type MaintenanceEntry } from './application.js';
 import { createProgress } from './progress.js';
 
 /**
- * `projections rebuild <name>`: clears a projector's read model and replays it from position 0 in
- * this process (the running application may keep taking commands: checkpoints move by
- * compare-and-set, so nothing is projected twice); the exit code.
+ * `projections rebuild <name>`. A projector that declares its tables is rebuilt blue/green: a copy
+ * of its tables is built beside the live ones, which keep serving the running application, and
+ * switched in once it has caught up. One that declares none is cleared and replayed from position 0
+ * in this process (the running application may keep taking commands: checkpoints move by
+ * compare-and-set, so nothing is projected twice). The exit code.
  */
 export async function rebuildProjection(entry: MaintenanceEntry, name: string): Promise<number> {
   // Checked with processing off first, so that a mistyped name is answered in the user's words.
-  await withApplication(entry, { enabled: false }, async (context) => assertProjector(context.get(EventSourcingRegistry), name));
+  const blueGreen = await withApplication(entry, { enabled: false }, async (context) => projectorTables(context.get(EventSourcingRegistry), name) !== undefined);
+  return blueGreen ? rebuildBlueGreen(entry, name) : rebuildInPlace(entry, name);
+}
+
+/** `projections switch-back <name>`: puts the copy that the last blue/green rebuild switched away back live. */
+export async function switchBackProjection(entry: MaintenanceEntry, name: string): Promise<number> {
+  return withApplication(entry, { subscribers: [] }, async (context) => {
+    const { position } = await context.get(BlueGreenRebuilder).switchBack(name);
+    console.log(`projection ${name} switched back to its previous copy, at position ${position}; the running application projects it on from there`);
+    return 0;
+  });
+}
+
+async function rebuildInPlace(entry: MaintenanceEntry, name: string): Promise<number> {
   return withApplication(entry, { subscribers: [name] }, async (context) => {
     const progress = createProgress('{name} [{bar}] position {value}/{total} | ETA {eta_formatted}', (value, of) => `${name}: position ${value}/${of}`);
     let started = false;
@@ -28,7 +42,31 @@ export async function rebuildProjection(entry: MaintenanceEntry, name: string): 
   });
 }
 
-function assertProjector(registry: EventSourcingRegistry, name: string): void {
-  const projectors = [...registry.subscribers.values()].filter((subscriber) => subscriber.kind === 'projector').map((subscriber) => subscriber.name);
-  if (!projectors.includes(name)) throw new NotFoundError(`unknown projector '${name}'; known: ${projectors.join(', ') || 'none'}`);
+/** Runs no live subscription here: the running application keeps projecting the live tables. */
+async function rebuildBlueGreen(entry: MaintenanceEntry, name: string): Promise<number> {
+  return withApplication(entry, { subscribers: [] }, async (context) => {
+    const progress = createProgress('{name} [{bar}] position {value}/{total} | {phase} | ETA {eta_formatted}', (value, of) => `${name}: position ${value}/${of}`);
+    let started = false;
+    const summary = await context
+      .get(BlueGreenRebuilder)
+      .rebuild(name, ({ position, head, phase, copy }) => {
+        if (!started) progress.start(head, { name: `${name} (copy ${copy})`, phase });
+        started = true;
+        progress.setTotal(head);
+        progress.update(position, { phase });
+      })
+      .finally(() => started && progress.stop());
+    const seconds = (summary.durationMs / 1000).toFixed(2);
+    console.log(`projection ${summary.projector} rebuilt blue/green (copy ${summary.copy}) and switched live at position ${summary.position} in ${seconds} s`);
+    console.log(`the tables it replaced are kept: 'projections switch-back ${summary.projector}' puts them back`);
+    return 0;
+  });
+}
+
+/** The projector's declared tables (undefined: none), or the refusal of a name that is no projector. */
+function projectorTables(registry: EventSourcingRegistry, name: string): readonly string[] | undefined {
+  const projectors = [...registry.subscribers.values()].filter((subscriber) => subscriber.kind === 'projector');
+  const found = projectors.find((projector) => projector.name === name);
+  if (!found) throw new NotFoundError(`unknown projector '${name}'; known: ${projectors.map((projector) => projector.name).join(', ') || 'none'}`);
+  return found.options.tables;
 }

@@ -13,6 +13,8 @@ export * from './discovery/event-sourcing-registry.js';
 export * from './errors/index.js';
 export * from './maintenance/event-type-census.js';
 export * from './maintenance/projection-rebuilder.js';
+export * from './maintenance/blue-green/blue-green-rebuilder.js';
+export * from './store/read-model-tables.js';
 export * from './maintenance/snapshot-rebuilder.js';
 export * from './operations/held-event-retrier.js';
 export * from './operations/stream-inspector.js';

@@ -10,6 +10,8 @@ import { CommandController } from './command.controller.js';
 import { ConfiguredGuards, EventSourcingAdminGuard, EventSourcingGuard } from './configured-guards.js';
 import { DeadLetterController } from './dead-letter.controller.js';
 import { consoleControllers } from './console/console-controllers.js';
+import { consolePath } from './console/console-path.js';
+import { ConsoleSubscribersFeed } from './console/console-subscribers-feed.js';
 import { EventSourcingExceptionFilter, replyWithErrorBody } from './event-sourcing-exception.filter.js';
 import { answerUnroutedOnExpress } from './express-scope.js';
 import { scopeToFrameworkOnFastify } from './fastify-scope.js';
@@ -86,6 +88,7 @@ export class EventSourcingHttpModule implements NestModule, OnModuleInit {
       EventSourcingGuard,
       EventSourcingAdminGuard,
       ...(options.aggregateReads ? [LiveEventWatcher] : []),
+      ...(consolePath(options) !== undefined ? [ConsoleSubscribersFeed] : []),
       ...(options.authorizer ? [{ provide: COMMAND_AUTHORIZER, useClass: options.authorizer }] : []),
     ];
     return {

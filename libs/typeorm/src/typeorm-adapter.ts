@@ -5,6 +5,7 @@ import type { EventSourcingAdapter } from '@nest-es/core';
 import type { StoreOptions, TypeOrmAdapterOptions } from './adapter-options.js';
 import { openDataSource } from './open-data-source.js';
 import { PostgresPartitionLeases } from './postgres-partition-leases.js';
+import { TypeOrmReadModelTables } from './typeorm-read-model-tables.js';
 import { PostgresWakeChannel } from './postgres-wake-channel.js';
 import { openReadModelDataSource } from './read-model-store.js';
 import { PostgresSqlClient } from './postgres-sql-client.js';
@@ -55,6 +56,7 @@ class TypeOrmAdapter implements EventSourcingAdapter<EntityManager> {
       timers: new TypeOrmTimerStore(this.dataSource),
       leases: postgres && new PostgresPartitionLeases(postgres),
       wakeChannel: postgres && new PostgresWakeChannel(postgres, events),
+      readModelTables: new TypeOrmReadModelTables(this.readModels),
     };
   }
 

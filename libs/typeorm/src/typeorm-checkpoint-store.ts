@@ -97,7 +97,7 @@ const HOLD_SQL = 'INSERT INTO es_held_events (subscriber, position, aggregate_ty
 const RELEASE_SQL = 'DELETE FROM es_held_events WHERE subscriber = ? AND position = ?';
 
 const DELETE_SQL = 'DELETE FROM es_checkpoints WHERE subscriber = ?';
-const INSERT_ZERO_SQL = 'INSERT INTO es_checkpoints (subscriber, position, updated_at) VALUES (?, 0, ?) ON CONFLICT (subscriber) DO NOTHING';
+export const INSERT_ZERO_SQL = 'INSERT INTO es_checkpoints (subscriber, position, updated_at) VALUES (?, 0, ?) ON CONFLICT (subscriber) DO NOTHING';
 const ADVANCE_SQL = 'UPDATE es_checkpoints SET position = ?, updated_at = ? WHERE subscriber = ? AND position = ?';
 
 function dialectSql(sql: string, postgres: boolean): string {

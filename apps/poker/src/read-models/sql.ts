@@ -1,20 +1,22 @@
-import type { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 
 /**
- * Creates a read model's tables (statements with IF NOT EXISTS). On PostgreSQL they run in one
- * transaction under an advisory lock, so instances booting together do not collide: concurrent
- * CREATE TABLE IF NOT EXISTS of one name can fail there. SQLite needs no such care. `postgres` runs
- * there only, after the others (see `widenToBigint`).
+ * Creates a read model's tables (statements with IF NOT EXISTS), in the transaction given or in one
+ * of its own. On PostgreSQL they run under an advisory lock, so instances booting together do not
+ * collide: concurrent CREATE TABLE IF NOT EXISTS of one name can fail there. SQLite needs no such
+ * care. `postgres` runs there only, after the others (see `widenToBigint`).
  */
-export async function createTables(dataSource: DataSource, statements: string[], postgres: string[] = []): Promise<void> {
+export async function createTables(target: DataSource | EntityManager, statements: string[], postgres: string[] = []): Promise<void> {
+  const dataSource = target instanceof DataSource ? target : target.connection;
   if (dataSource.options.type !== 'postgres') {
-    for (const statement of statements) await dataSource.query(statement);
+    for (const statement of statements) await target.query(statement);
     return;
   }
-  await dataSource.transaction(async (manager) => {
+  const create = async (manager: EntityManager) => {
     await manager.query(`SELECT pg_advisory_xact_lock(hashtext('poker read models'))`);
     for (const statement of [...statements, ...postgres]) await manager.query(statement);
-  });
+  };
+  await (target instanceof DataSource ? target.transaction(create) : create(target));
 }
 
 /**

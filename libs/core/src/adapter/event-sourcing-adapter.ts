@@ -6,6 +6,7 @@ import type { PartitionLeases } from '../store/partition-leases.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { TimerStore } from '../store/timer-store.js';
 import type { WakeChannel } from '../store/wake-channel.js';
+import type { ReadModelTables } from '../store/read-model-tables.js';
 
 /** Every port the runtime runs on, as an adapter opened them. `Tx` is the handle projectors receive. */
 export interface AdapterPorts<Tx = unknown> {
@@ -19,6 +20,8 @@ export interface AdapterPorts<Tx = unknown> {
   leases?: PartitionLeases;
   /** Wake-ups from other instances' appends; default none (polling is the backstop). */
   wakeChannel?: WakeChannel;
+  /** Table steps of a blue/green projection rebuild, in the checkpoints' transaction; default none (no blue/green rebuilds). */
+  readModelTables?: ReadModelTables<Tx>;
 }
 
 /** What an adapter may ask of the application while it opens. */

@@ -29,5 +29,6 @@ export type { DeadLetter, DeadLetterKind, DeadLetterQuery, DeadLetterStatus, Dea
 export type { ProcessTimer, TimerStore } from '../store/timer-store.js';
 export type { Membership, PartitionLeases } from '../store/partition-leases.js';
 export type { WakeChannel, WakeKind } from '../store/wake-channel.js';
+export type { ReadModelTables } from '../store/read-model-tables.js';
 export { ConcurrencyError, DuplicateCommandError, DuplicateExternalIdError } from '../store/store-errors.js';
 export type { AdapterEventStore, EventStoreCapability } from '../store/event-store-capabilities.js';

@@ -8,6 +8,12 @@ export interface SubscriberOptions {
   batchSize?: number;
   /** Attempts per event before it goes to the dead-letter table. Default 5. */
   maxAttempts?: number;
+  /**
+   * Projectors only: the tables of the read model, which its handlers name through `ctx.table(name)`
+   * and its `createTables(tx, table)` method creates. Declaring them lets the projector be rebuilt
+   * blue/green: into a copy of these tables while they keep serving, then switched in one step.
+   */
+  tables?: readonly string[];
 }
 
 /**

@@ -16,6 +16,8 @@ export interface SubscriberDefinition {
   onRejected?: SubscriberMethod;
   /** Projectors: clears the read model before a rebuild. */
   reset?: SubscriberMethod;
+  /** Projectors that declare `tables`: creates them under the names given, `(tx, table) => Promise<void>`. */
+  createTables?: SubscriberMethod;
   process?: ProcessDefinition;
 }
 

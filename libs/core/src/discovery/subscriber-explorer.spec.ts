@@ -75,4 +75,46 @@ describe('SubscriberExplorer (boot validation)', () => {
     expect(message).toContain("process manager 'bell' (Clash) has the name of an aggregate type");
     expect(message).toContain('Clash starts on Rang but has no @OnEvent(Rang) method');
   });
+
+  it('checks the tables a projector declares for blue/green rebuilds: with createTables, plain names, projectors only', async () => {
+    @Projector('bells', { tables: ['bell_rings'] })
+    class Rings {
+      @OnEvent(Rang) onRang() {}
+      async createTables() {}
+    }
+    expect((await bootRegistry(Bell, Rings)).subscribers.get('bells')!.createTables).toBeDefined();
+
+    @Projector('no-create', { tables: ['bell_rings'] })
+    class NoCreate {
+      @OnEvent(Rang) onRang() {}
+    }
+    @Projector('no-tables')
+    class NoTables {
+      @OnEvent(Rang) onRang() {}
+      async createTables() {}
+    }
+    @Projector('odd-names', { tables: ['Bell-Rings', 'bell_rings', 'bell_rings', 'x'.repeat(41)] })
+    class OddNames {
+      @OnEvent(Rang) onRang() {}
+      async createTables() {}
+    }
+    @Projector('empty', { tables: [] })
+    class Empty {
+      @OnEvent(Rang) onRang() {}
+      async createTables() {}
+    }
+    @Saga('saga-tables', { tables: ['bell_log'] })
+    class SagaTables {
+      @OnEvent(Rang) onRang() {}
+    }
+    const message = await bootFailure(Bell, NoCreate, NoTables, OddNames, Empty, SagaTables);
+    expect(message).toContain("NoCreate ('no-create') declares tables but has no createTables(tx, table) method to create them");
+    expect(message).toContain("NoTables ('no-tables') has createTables() but declares no tables: add { tables: [...] } to @Projector");
+    expect(message).toContain("OddNames ('odd-names') declares table 'Bell-Rings': use lower-case letters, digits and _ (at most 40), as SQL folds unquoted names");
+    expect(message).toContain(`OddNames ('odd-names') declares table '${'x'.repeat(41)}'`);
+    expect(message).not.toContain("declares table 'bell_rings'");
+    expect(message).toContain("OddNames ('odd-names') declares a table twice");
+    expect(message).toContain("Empty ('empty') declares an empty tables list");
+    expect(message).toContain("SagaTables ('saga-tables') declares tables, which only projectors have");
+  });
 });

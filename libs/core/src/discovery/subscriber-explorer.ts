@@ -15,6 +15,7 @@ import { createSnapshotPolicy } from '../snapshot/snapshot-policy.js';
 import type { AggregateDefinition, Applier } from '../model/aggregate-definition.js';
 import { BootValidationError } from './boot-validation.error.js';
 import { EventSourcingRegistry } from './event-sourcing-registry.js';
+import { tableProblems } from './read-model-table-names.js';
 import type { ProcessDefinition, SubscriberDefinition, SubscriberMethod } from './subscriber-definition.js';
 
 /**
@@ -83,7 +84,9 @@ export class SubscriberExplorer {
       handlers,
       onRejected: rejectedMethod ? instance[rejectedMethod].bind(instance) : undefined,
       reset: kind === 'projector' && typeof instance.reset === 'function' ? instance.reset.bind(instance) : undefined,
+      createTables: kind === 'projector' && typeof instance.createTables === 'function' ? instance.createTables.bind(instance) : undefined,
     };
+    problems.push(...tableProblems(definition));
     if (kind === 'process-manager') definition.process = this.defineProcess(classRef, instance, options as ProcessManagerOptions, name, keys, problems);
     if (!clash) this.registry.addSubscriber(definition);
     return definition;

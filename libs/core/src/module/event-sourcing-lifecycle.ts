@@ -23,6 +23,9 @@ import type { AggregateDispatcher, AggregateSchedulerSupplier } from '../schedul
 import { AdmissionGate } from '../runtime/admission-gate.js';
 import { runWithDeadline } from '../runtime/deadline.js';
 import { SyncWaiter } from '../command/sync-waiter.js';
+import { createLiveTables } from '../maintenance/blue-green/create-live-tables.js';
+import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
+import { READ_MODEL_TABLES, type ReadModelTables } from '../store/read-model-tables.js';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 const DEFAULT_DRAIN_TIMEOUT_MS = 5_000;
@@ -52,6 +55,8 @@ export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootst
     private readonly registry: EventSourcingRegistry,
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
     private readonly modules: ModulesContainer,
+    @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
+    @Inject(READ_MODEL_TABLES) private readonly tables: ReadModelTables | null,
   ) {}
 
   onModuleInit(): void {
@@ -77,6 +82,7 @@ export class EventSourcingLifecycle implements OnModuleInit, OnApplicationBootst
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    await createLiveTables(this.registry, this.checkpoints, this.tables);
     if (this.options.processing?.enabled !== false) await this.processor.start();
   }
 

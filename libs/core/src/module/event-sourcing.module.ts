@@ -36,6 +36,8 @@ import { CHECKPOINT_STORE } from '../store/checkpoint-store.js';
 import { DEAD_LETTER_STORE } from '../store/dead-letter-store.js';
 import { TIMER_STORE } from '../store/timer-store.js';
 import { WAKE_CHANNEL } from '../store/wake-channel.js';
+import { READ_MODEL_TABLES } from '../store/read-model-tables.js';
+import { BlueGreenRebuilder } from '../maintenance/blue-green/blue-green-rebuilder.js';
 import { InProcessPartitionLeases, PARTITION_LEASES } from '../store/partition-leases.js';
 import { CrossInstanceWakeups } from '../runtime/cross-instance-wakeups.js';
 import { ReadModelChanges } from '../runtime/read-model-changes.js';
@@ -88,6 +90,7 @@ function adapterProviders(adapter: EventSourcingAdapter<any>): Provider[] {
     port(TIMER_STORE, (ports) => ports.timers),
     port(PARTITION_LEASES, (ports) => ports.leases ?? new InProcessPartitionLeases()),
     port(WAKE_CHANNEL, (ports) => ports.wakeChannel ?? null),
+    port(READ_MODEL_TABLES, (ports) => ports.readModelTables ?? null),
     ...(adapter.provides ?? []).map((token) => port(token, () => adapter.provided!(token))),
   ];
 }
@@ -121,6 +124,7 @@ const runtimeProviders: Provider[] = [
   EventDeadLetterRetrier,
   EmissionSender,
   ProjectionRebuilder,
+  BlueGreenRebuilder,
   EventTypeCensus,
   SubscriberOverviewReader,
   HeldEventRetrier,
@@ -152,6 +156,7 @@ const exported = [
   TIMER_STORE,
   PARTITION_LEASES,
   WAKE_CHANNEL,
+  READ_MODEL_TABLES,
   AGGREGATE_SCHEDULER_SUPPLIER,
   COMMAND_DISPATCHER,
   EventSourcingRegistry,
@@ -164,6 +169,7 @@ const exported = [
   EventProcessor,
   FactAppender,
   ProjectionRebuilder,
+  BlueGreenRebuilder,
   EventTypeCensus,
   SubscriberOverviewReader,
   HeldEventRetrier,

@@ -5,6 +5,7 @@ import type { SubscriberKind } from '../decorators/subscriber-types.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
+import type { TableName } from '../discovery/read-model-table-names.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
 import { ReadModelChanges } from '../runtime/read-model-changes.js';
@@ -48,6 +49,9 @@ export class EventProcessor {
   /** Every partition's runner, by its checkpoint name. */
   private readonly runners = new Map<string, SubscriptionRunner>();
   private coordinator?: PartitionCoordinator;
+  /** The projectors' dispatcher, whose lanes a blue/green copy's subscription runs in too. */
+  private projectors?: SubscriberKindDispatcher;
+  private settings = DEFAULT_SUBSCRIPTION_SETTINGS;
 
   constructor(
     private readonly registry: EventSourcingRegistry,
@@ -73,6 +77,7 @@ export class EventProcessor {
     }
     const parallelism = processing.parallelism ?? DEFAULT_PARALLELISM;
     const settings = { ...DEFAULT_SUBSCRIPTION_SETTINGS, ...(processing.pollIntervalMs ? { pollIntervalMs: processing.pollIntervalMs } : {}) };
+    this.settings = settings;
     const supplier = new DefaultAggregateSchedulerSupplier('events', parallelism);
     const count = partitionCount(processing);
     if (!Number.isInteger(count) || count < 1) throw new InvalidArgumentError(`processing.scaleOut.partitions must be a positive integer, not ${count}`);
@@ -80,6 +85,7 @@ export class EventProcessor {
     const coordinated = new Map<string, SubscriptionRunner>();
     const children = KINDS.map((kind) => (borrowed: ConstructorParameters<typeof SubscriberKindDispatcher>[1]) => {
       const dispatcher = new SubscriberKindDispatcher(kind, borrowed, parallelism);
+      if (kind === 'projector') this.projectors = dispatcher;
       const processReactors = new Map<string, ProcessManagerReactor>();
       const chosen = processing.subscribers;
       for (const subscriber of [...this.registry.subscribers.values()].filter((s) => s.kind === kind && (!chosen || chosen.includes(s.name)))) {
@@ -167,6 +173,20 @@ export class EventProcessor {
     if (!runner) return async () => undefined;
     await runner.stop();
     return () => runner.start();
+  }
+
+  /**
+   * Starts a second subscription of a projector, from its own checkpoint `copy.checkpoint`, writing
+   * the tables `copy.table` names (a blue/green copy). It runs in the projectors' lanes until its
+   * `stop`; its changes wake no live query (nobody reads the copy yet).
+   */
+  async runCopy(projector: SubscriberDefinition, copy: { checkpoint: string; table: TableName }): Promise<SubscriptionRunner> {
+    if (!this.projectors) throw new InvalidArgumentError('processing does not run in this process: a projector copy needs it (processing.enabled)');
+    const definition: SubscriberDefinition = { ...projector, name: copy.checkpoint };
+    const reactor = new ProjectorReactor(definition, this.tracing, new ReadModelChanges(), copy.table);
+    const runner = new SubscriptionRunner(definition, this.pipelineFor(definition, reactor, this.projectors, copy.checkpoint), this.store, this.checkpoints, this.notifier, this.settings);
+    await runner.start();
+    return runner;
   }
 
   private pipelineFor(subscriber: SubscriberDefinition, reactor: Reactor, dispatcher: SubscriberKindDispatcher, checkpoint: string): SubscriptionPipeline {

@@ -1,4 +1,5 @@
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
+import { tableNames, type TableName } from '../discovery/read-model-table-names.js';
 import type { StoredEvent } from '../model/event-envelope.js';
 import type { ReadModelChanges } from '../runtime/read-model-changes.js';
 import type { Tracing } from '../runtime/tracing.js';
@@ -16,6 +17,8 @@ export class ProjectorReactor implements Reactor {
     private readonly subscriber: SubscriberDefinition,
     private readonly tracing: Tracing,
     private readonly changes: ReadModelChanges,
+    /** The tables written: the live ones, or a blue/green copy's. */
+    private readonly table: TableName = tableNames(subscriber),
   ) {}
 
   keyOf(event: StoredEvent): string {
@@ -36,7 +39,7 @@ export class ProjectorReactor implements Reactor {
       }
       for (const key of keys) changed.add(key);
     };
-    const ctx: ProjectionContext = { ...eventContext(event), tx, changed: markChanged };
+    const ctx: ProjectionContext = { ...eventContext(event), tx, changed: markChanged, table: this.table };
     return deliverySpan(this.tracing, this.subscriber, event, async () => {
       await this.subscriber.handlers.get(event.type)!(event.payload, ctx);
     });

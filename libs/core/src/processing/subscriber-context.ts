@@ -22,6 +22,12 @@ export interface ProjectionContext<Tx = unknown> extends EventContext {
    * watching the whole projector, re-run. A projector that never calls it wakes no live query.
    */
   changed(...keys: string[]): void;
+  /**
+   * The name to write one of the projector's declared tables under (`@Projector(name, { tables })`):
+   * the table itself, or, while a blue/green rebuild builds it, the new copy's. Put it in the SQL
+   * instead of the literal name.
+   */
+  table(name: string): string;
 }
 
 /** A saga's context. */

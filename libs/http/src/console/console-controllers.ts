@@ -3,6 +3,7 @@ import { PATH_METADATA } from '@nestjs/common/constants.js';
 import type { EventSourcingHttpOptions } from '../http-options.js';
 import { ConsoleEventTypesController } from './console-event-types.controller.js';
 import { consolePath } from './console-path.js';
+import { ConsoleProjectionsController } from './console-projections.controller.js';
 import { ConsoleShellController } from './console-shell.controller.js';
 import { ConsoleStreamsController } from './console-streams.controller.js';
 import { ConsoleSubscribersController } from './console-subscribers.controller.js';
@@ -24,6 +25,7 @@ export function consoleControllers(options: EventSourcingHttpOptions): Type[] {
       at(ConsoleSubscribersController, `${path}/api/subscribers`),
       at(ConsoleStreamsController, `${path}/api/streams`),
       at(ConsoleEventTypesController, `${path}/api/event-types`),
+      at(ConsoleProjectionsController, `${path}/api/projections`),
     ];
     mounted.set(options, controllers);
   }

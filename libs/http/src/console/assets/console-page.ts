@@ -30,6 +30,7 @@ export function consolePage(links: ConsolePageLinks): string {
     <button type="button" data-panel="dead-letters">Dead letters</button>
     <button type="button" data-panel="streams">Streams</button>
     <button type="button" data-panel="event-types">Event types</button>
+    <button type="button" data-panel="projections">Projections</button>
   </nav>
   <button type="button" id="sign-out" class="hidden">Forget token</button>
 </header>
@@ -71,6 +72,10 @@ export function consolePage(links: ConsolePageLinks): string {
     <p>Counts every stored event: it reads the whole store.</p>
     <button type="button" id="event-types-count">Count</button>
     <table id="event-types" class="hidden"><thead><tr><th>Type</th><th>Version</th><th>Events</th><th>Positions</th><th>Read as</th></tr></thead><tbody></tbody></table>
+  </section>
+  <section id="panel-projections" class="panel hidden">
+    <p>Blue/green rebuilds: a copy of a projector's declared tables is built beside the live ones and switched in once it has caught up.</p>
+    <table id="projections"><thead><tr><th>Projector</th><th>Tables</th><th>Rebuild</th><th>Last outcome</th><th></th></tr></thead><tbody></tbody></table>
   </section>
 </main>
 <dialog id="confirm">

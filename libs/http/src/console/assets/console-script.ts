@@ -1,6 +1,7 @@
 import { DEAD_LETTERS_PANEL } from './script/dead-letters-panel.js';
 import { EVENT_TYPES_PANEL } from './script/event-types-panel.js';
 import { PAGE_BASICS } from './script/page-basics.js';
+import { PROJECTIONS_PANEL } from './script/projections-panel.js';
 import { SIGN_IN } from './script/sign-in.js';
 import { STREAMS_PANEL } from './script/streams-panel.js';
 import { SUBSCRIBERS_PANEL } from './script/subscribers-panel.js';
@@ -24,5 +25,6 @@ export const CONSOLE_SCRIPT = [
   DEAD_LETTERS_PANEL,
   STREAMS_PANEL,
   EVENT_TYPES_PANEL,
+  PROJECTIONS_PANEL,
   '  if (token()) opened();\n})();\n',
 ].join('\n');

@@ -20,7 +20,7 @@ form { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin: 12
 table { width: 100%; border-collapse: collapse; background: #fff; margin: 8px 0; }
 th, td { text-align: left; vertical-align: top; padding: 4px 8px; border-bottom: 1px solid #e3e8ed; }
 th { background: #e8eef4; font-weight: 600; }
-#subscribers td:first-child { white-space: nowrap; }
+#subscribers td:first-child, #projections td:first-child { white-space: nowrap; }
 .kind { margin-left: 6px; font-size: 11px; color: #5b6570; }
 tr.has-held td { background: #fff4e5; }
 tr.held-event td { background: #fffaf2; font-size: 13px; }
@@ -28,6 +28,7 @@ tr.held-event td { background: #fffaf2; font-size: 13px; }
 pre { margin: 0; white-space: pre-wrap; word-break: break-word; font: 12px/1.35 ui-monospace, monospace; }
 #dead-letter-detail, #stream-state-json { background: #fff; border: 1px solid #e3e8ed; padding: 8px; }
 tr.upcast td { background: #eef6ff; }
+tr.rebuilding td { background: #eef6ff; }
 .actions { white-space: nowrap; }
 .actions button { margin-right: 4px; }
 dialog { border: 1px solid #9aa6b2; border-radius: 6px; max-width: 480px; }

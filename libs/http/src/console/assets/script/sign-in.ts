@@ -37,7 +37,8 @@ export const SIGN_IN = String.raw`
       show(section, section.id === 'panel-' + panel);
     });
     stopRefresh();
-    if (panel === 'subscribers') startRefresh();
+    if (panel === 'subscribers') followSubscribers();
+    if (panel === 'projections') startRefresh(refreshProjections);
     if (panel === 'dead-letters') listDeadLetters(false).catch(failed);
     if (panel === 'streams') loadAggregateTypes().catch(failed);
   }

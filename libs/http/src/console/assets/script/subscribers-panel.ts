@@ -1,14 +1,17 @@
-// The subscribers panel, refreshed every REFRESH_MS while open, and a held event's retry now.
+// The subscribers panel, pushed by the server while open, and a held event's retry now.
 // Browser JavaScript kept as a string, one part of /console.js (see console-script.ts).
 export const SUBSCRIBERS_PANEL = String.raw`
-  // Subscribers: refreshed every REFRESH_MS while the panel is open.
+  // Projections: refreshed every REFRESH_MS while the panel is open. Subscribers: the server pushes
+  // the view (GET <api>/subscribers/live) whenever it changes. Switching panels stops either.
 
   var REFRESH_MS = 2000;
+  var RECONNECT_MS = 2000;
   var refreshTimer = null;
+  var feed = null;
 
-  function startRefresh() {
+  function startRefresh(refresh) {
     var tick = function () {
-      refreshSubscribers().catch(failed).then(function () {
+      refresh().catch(failed).then(function () {
         if (refreshTimer !== null) refreshTimer = setTimeout(tick, REFRESH_MS);
       });
     };
@@ -18,10 +21,56 @@ export const SUBSCRIBERS_PANEL = String.raw`
   function stopRefresh() {
     if (refreshTimer !== null) clearTimeout(refreshTimer);
     refreshTimer = null;
+    if (feed !== null) feed.abort();
+    feed = null;
+  }
+
+  /**
+   * Follows the live view: a fetch whose body is read as server-sent events (EventSource cannot send
+   * the token). When the stream ends or fails while the panel is open, it connects again.
+   */
+  function followSubscribers() {
+    var controller = new AbortController();
+    feed = controller;
+    readFeed(controller.signal)
+      .catch(function (error) {
+        if (!controller.signal.aborted) failed(error);
+      })
+      .then(function () {
+        if (feed === controller) refreshTimer = setTimeout(followSubscribers, RECONNECT_MS);
+      });
+  }
+
+  async function readFeed(signal) {
+    var headers = { Authorization: 'Bearer ' + token(), Accept: 'text/event-stream' };
+    var response = await fetch(API + '/subscribers/live', { headers: headers, cache: 'no-store', signal: signal });
+    if (!response.ok) {
+      // The JSON route answers the same refusal with its body (and signs out a refused token).
+      await call('GET', API + '/subscribers');
+      throw new Error('the live view is refused (HTTP ' + response.status + ')');
+    }
+    var reader = response.body.getReader();
+    var decoder = new TextDecoder();
+    var buffered = '';
+    for (;;) {
+      var chunk = await reader.read();
+      if (chunk.done) return;
+      buffered += decoder.decode(chunk.value, { stream: true });
+      var end = buffered.indexOf('\n\n');
+      while (end >= 0) {
+        var data = buffered.slice(0, end).split('\n').filter(function (line) { return line.indexOf('data: ') === 0; });
+        buffered = buffered.slice(end + 2);
+        if (data.length > 0) renderSubscribers(JSON.parse(data[0].slice(6)));
+        end = buffered.indexOf('\n\n');
+      }
+    }
   }
 
   async function refreshSubscribers() {
-    var report = await call('GET', API + '/subscribers');
+    renderSubscribers(await call('GET', API + '/subscribers'));
+  }
+
+  function renderSubscribers(report) {
     var instances = report.instances;
     byId('subscribers-summary').textContent =
       'Head position ' + report.headPosition + ' · ' + (report.scaleOut ? 'scale-out' : 'no scale-out') +
