@@ -253,6 +253,22 @@ describe.each(HTTP_ADAPTERS)('the console\u2019s live subscribers view on %s', (
     await store?.cleanup();
   });
 
+  it('closes promptly after pages left and other requests came on kept-alive connections (no hang on shutdown)', async () => {
+    const other = await createTestStore();
+    const { app: closing, url: at } = await startConsoleApp(other.options, adapter);
+    try {
+      const pages: SseClient[] = [];
+      for (let i = 0; i < 3; i++) pages.push((await SseClient.connect(`${at}/console/api/subscribers/live`, { authorization: `Bearer ${ADMIN_TOKEN}` })) as SseClient);
+      await Promise.all(pages.map((page) => page.received(1)));
+      await Promise.all(pages.map((page) => page.close()));
+      for (let i = 0; i < 3; i++) expect((await fetch(`${at}/console/api/event-types`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(200);
+    } finally {
+      // Without the adapter options' forceCloseConnections, Fastify's close waited here for ever.
+      await closing.close();
+      await other.cleanup();
+    }
+  });
+
   it('pushes the subscribers view over server-sent events when it changes, to at most 16 pages', async () => {
     const live = () => SseClient.connect(`${url}/console/api/subscribers/live`, { authorization: `Bearer ${ADMIN_TOKEN}` });
     const positionIn = (data: string): number => JSON.parse(data).subscribers.find((s: { name: string }) => s.name === CHECKPOINT).checkpoints[0].position;

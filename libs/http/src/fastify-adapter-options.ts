@@ -11,10 +11,14 @@ interface ReplySender {
  * Express: JSON bodies up to 100 kB (Express's default; Fastify's is 1 MiB); path parameters of any
  * length the request line can carry (Fastify answers 414 past 100 characters), so an over-long
  * aggregate id gets the same coded 400; and URLs Fastify cannot decode answered with the coded error
- * body instead of Fastify's own. Spread your own options over them.
+ * body instead of Fastify's own. And a close that does not hang: once a server-sent event stream (a
+ * hijacked reply) has been on a server, Fastify counts the keep-alive connections of later requests
+ * as busy and its close waits for them for ever; by then the framework's shutdown has drained the
+ * commands, so the connections are closed instead. Spread your own options over them.
  */
 export const FASTIFY_ADAPTER_OPTIONS = {
   bodyLimit: 100 * 1024,
+  forceCloseConnections: true,
   routerOptions: { maxParamLength: maxHeaderSize },
   frameworkErrors: (error: Error, _request: unknown, reply: object): void => {
     const body = toErrorBody(error);
