@@ -70,3 +70,33 @@ export async function measureAtRate(app: INestApplicationContext, ratePerSec: nu
   await Promise.all(inFlight);
   return { ratePerSec, ...distribution(latencies) };
 }
+
+/** A mixed workload's shape: per account one command on a cold aggregate, then this many on the cached one. */
+export const MIXED_WARM_FOLLOW_UPS = 3;
+
+/**
+ * The mixed workload: `accounts` accounts that exist in the store (seeded by an earlier process) but
+ * not in this process's cache; `concurrency` callers share them, and each account gets one Deposit
+ * that loads it cold and then MIXED_WARM_FOLLOW_UPS more on the cached aggregate, so a quarter of the
+ * commands pay the cold load (its snapshot and events read) as they would after a restart or for
+ * rarely seen aggregates.
+ */
+export async function measureMixed(app: INestApplicationContext, concurrency: number, accountIds: string[]): Promise<CommandFigures & { coldShare: number }> {
+  const gateway = app.get(CommandGateway);
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let index = next++; index < accountIds.length; index = next++) {
+        for (let i = 0; i <= MIXED_WARM_FOLLOW_UPS; i++) {
+          const sent = performance.now();
+          await gateway.send(new Deposit(accountIds[index], 1));
+          latencies.push(performance.now() - sent);
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { concurrency, ...distribution(latencies), perSec: round(latencies.length / seconds), coldShare: round(1 / (1 + MIXED_WARM_FOLLOW_UPS)) };
+}

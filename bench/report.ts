@@ -76,6 +76,8 @@ function rows(results: BenchResults): Row[] {
       sqlite ? pair(sqlite.moderate.p50Ms, sqlite.moderate.p99Ms) : '-',
       postgres ? pair(postgres.moderate.p50Ms, postgres.moderate.p99Ms) : '-',
     ],
+    ['mixed workload (a quarter of the commands on uncached aggregates), 1 caller', command(sqlite?.mixed?.c1), command(postgres?.mixed?.c1)],
+    ['mixed workload, 64 callers', command(sqlite?.mixed?.c64), command(postgres?.mixed?.c64)],
     ['raw driver, 1 row per transaction, 64 callers', raw('sqlite'), raw('postgres')],
     ['raw driver, 1 row per transaction, 1 caller', serialRaw('sqlite'), serialRaw('postgres')],
     [

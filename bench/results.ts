@@ -19,6 +19,13 @@ export interface DatabaseCommandFigures {
   c64: CommandFigures;
   /** Latency at a moderate load: a steady rate well below what the store can take. */
   moderate: RateFigures;
+  /** A quarter of the commands on aggregates in the store but not cached (the full run only). */
+  mixed?: MixedFigures;
+}
+
+export interface MixedFigures {
+  c1: CommandFigures & { coldShare: number };
+  c64: CommandFigures & { coldShare: number };
 }
 
 export interface RawCommitFigures {

@@ -1,12 +1,15 @@
 import 'reflect-metadata';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { CommandGateway } from '@nest-es/core';
 import { EVENT_SOURCING_DATA_SOURCE } from '@nest-es/typeorm';
 import { bootBenchApp } from './bench-app.js';
 import { measureAppendLock } from './append-lock.bench.js';
 import { measureCatchUp } from './catch-up.bench.js';
-import { measureAtRate, measureCommands, warmAccounts } from './command.bench.js';
+import { measureAtRate, measureCommands, measureMixed, MIXED_WARM_FOLLOW_UPS, warmAccounts } from './command.bench.js';
+import { Deposit } from './bench-aggregates.js';
 import { postgresDatabase, postgresUrl, sqliteDatabase, type BenchDatabase } from './databases.js';
 import { loadAverage, machineInfo } from './machine.js';
 import { measureMemory } from './memory.bench.js';
@@ -23,7 +26,7 @@ import { measureJetStream, natsUrl } from './jetstream.bench.js';
 import { measureLive, measureLiveAcross, type LiveFigures } from './live.bench.js';
 import { markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
-import type { BenchResults, DatabaseCommandFigures, DatabaseHttpFigures, EmptyRouteFigures, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
+import type { BenchResults, DatabaseCommandFigures, MixedFigures, DatabaseHttpFigures, EmptyRouteFigures, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
 import { measureScaleOut } from './scale-out.bench.js';
 import { measureSlowProjector, SLOW_PROJECTOR_MS } from './slow-projector.bench.js';
 import { round } from './stats.js';
@@ -82,9 +85,11 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Pr
       const commitsPerSec = round(await raw.commitsPerSecond(RAW_CALLERS, plan.rawCommitMs, connections));
       const serialCommitsPerSec = round(await raw.commitsPerSecond(1, plan.rawCommitMs, 1));
       rawFigures = { callers: RAW_CALLERS, connections, commitsPerSec, serialCommitsPerSec };
+      await seedMixedAccounts(app);
     } finally {
       await app.close();
     }
+    command.mixed = await measureMixedWorkload(db);
     const http = await benchHttp(db, plan);
     log(`${db.kind}: a projector catching up over ${plan.catchUpEvents.toLocaleString('en-US')} events in a store of its own`);
     const catchUpDb = await fresh();
@@ -94,6 +99,33 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Pr
     return { rebuild, command, raw: rawFigures, http, catchUp, poison, workflowPoison };
   } finally {
     await raw.close();
+  }
+}
+
+/** The mixed workload's accounts, per caller count: enough commands at 64 callers for a stable rate. */
+const MIXED_ACCOUNTS = { c1: 500, c64: 4_000 } as const;
+const mixedIds = (callers: keyof typeof MIXED_ACCOUNTS) => Array.from({ length: MIXED_ACCOUNTS[callers] }, (_, i) => `mixed-${callers}-${i}`);
+
+/** One Deposit to each of the mixed workload's accounts, so that they exist in the store. */
+async function seedMixedAccounts(app: INestApplicationContext): Promise<void> {
+  const gateway = app.get(CommandGateway);
+  const ids = [...mixedIds('c1'), ...mixedIds('c64')];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 64 }, async () => {
+      for (let index = next++; index < ids.length; index = next++) await gateway.send(new Deposit(ids[index], 1));
+    }),
+  );
+}
+
+/** The mixed workload in a new process's worth of cache: every account is in the store and none is cached. */
+async function measureMixedWorkload(db: BenchDatabase): Promise<MixedFigures> {
+  log(`${db.kind}: the mixed workload (a cold load, then ${MIXED_WARM_FOLLOW_UPS} more commands, per account) at 1 and 64 callers, on a fresh cache`);
+  const app = await bootBenchApp(db.store);
+  try {
+    return { c1: await measureMixed(app, 1, mixedIds('c1')), c64: await measureMixed(app, 64, mixedIds('c64')) };
+  } finally {
+    await app.close();
   }
 }
 

@@ -134,6 +134,20 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): Target[] {
       detail: `${ratio.toFixed(2)}x: ${postgresCommand.c1.perSec} vs ${postgresRaw.serialCommitsPerSec}`,
     });
   }
+  const mixed = postgresCommand?.mixed;
+  if (mixed && postgresRaw) {
+    const serial = mixed.c1.perSec / postgresRaw.serialCommitsPerSec;
+    targets.push({
+      name: 'mixed workload commands/s at c1 >= 0.6x raw serial one-row commits/s (postgres, a quarter of the commands cold)',
+      met: serial >= 0.6,
+      detail: `${serial.toFixed(2)}x: ${mixed.c1.perSec} vs ${postgresRaw.serialCommitsPerSec}`,
+    });
+    targets.push({
+      name: 'mixed workload commands/s at c64 >= raw commits/s at 64 callers (postgres)',
+      met: mixed.c64.perSec >= postgresRaw.commitsPerSec,
+      detail: `${(mixed.c64.perSec / postgresRaw.commitsPerSec).toFixed(2)}x: ${mixed.c64.perSec} vs ${postgresRaw.commitsPerSec}`,
+    });
+  }
   for (const db of ['sqlite', 'postgres'] as const) {
     const command = results.command[db];
     const raw = results.raw[db];
