@@ -31,6 +31,8 @@ export interface BenchPlan {
   poisonSamples: number;
   /** Commits whose update one live-query client times. */
   liveSamples: number;
+  /** Operations per step of the lone-command breakdown. */
+  loneCommandOps: number;
   /** Each run of the append-lock figure (1, 2 and 3 appending processes, PostgreSQL). */
   appendLockMs: number;
   /** Instances in processes of their own on one PostgreSQL schema (scale-out.bench.ts). */
@@ -57,6 +59,7 @@ export const QUICK_PLAN: BenchPlan = {
   httpMs: 2000,
   poisonSamples: 300,
   liveSamples: 200,
+  loneCommandOps: 500,
   appendLockMs: 2000,
   scaleOut: { events: 20_000, lagRatePerSec: 200, lagMs: 3000, failoverSamples: 3, refusalMs: 2000 },
   jetStream: { events: 20_000, lagRatePerSec: 200, lagMs: 3000 },
@@ -80,6 +83,7 @@ export const FULL_PLAN: BenchPlan = {
   httpMs: 10_000,
   poisonSamples: 2000,
   liveSamples: 1000,
+  loneCommandOps: 4000,
   appendLockMs: 10_000,
   scaleOut: { events: 200_000, lagRatePerSec: 500, lagMs: 10_000, failoverSamples: 10, refusalMs: 10_000 },
   jetStream: { events: 200_000, lagRatePerSec: 500, lagMs: 10_000 },

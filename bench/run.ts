@@ -24,6 +24,7 @@ import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.b
 import { HTTP_ADAPTERS, measureEmptyRoute, measureHttp } from './http.bench.js';
 import { measureJetStream, natsUrl } from './jetstream.bench.js';
 import { measureLive, measureLiveAcross, type LiveFigures } from './live.bench.js';
+import { measureLoneCommand } from './lone-command.bench.js';
 import { markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
 import type { BenchResults, DatabaseCommandFigures, MixedFigures, DatabaseHttpFigures, EmptyRouteFigures, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
@@ -297,7 +298,21 @@ async function liveOnly(plan: BenchPlan, url: string): Promise<void> {
 
 const LIVE_SUBSCRIBERS = 1000;
 
-const SECTIONS = ['scale-out', 'slow-projector', 'poison', 'http', 'live'] as const;
+/** `--only lone-command`: where a lone PostgreSQL command's time goes, step by step, kept in bench/results/lone-command.json. */
+async function loneCommandOnly(plan: BenchPlan, url: string): Promise<void> {
+  const db = await postgresDatabase(url);
+  if ('skipped' in db) throw new Error(db.skipped);
+  const startedAt = new Date().toISOString();
+  log(`postgres: a lone command, step by step, ${plan.loneCommandOps} operations each`);
+  const steps = await measureLoneCommand(db.store, plan.loneCommandOps).finally(() => db.cleanup());
+  const machine = machineInfo();
+  const results = { mode: plan.mode, startedAt, machine: { ...machine, loadAverage: { ...machine.loadAverage, end: loadAverage() } }, steps };
+  console.log(JSON.stringify(results, null, 2));
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(join(RESULTS_DIR, 'lone-command.json'), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+const SECTIONS = ['scale-out', 'slow-projector', 'poison', 'http', 'live', 'lone-command'] as const;
 
 /** `--only <section>`: one section alone. */
 function onlySection(args: string[]): (typeof SECTIONS)[number] | undefined {
@@ -317,6 +332,7 @@ async function main(): Promise<void> {
   if (only === 'poison') return poisonOnly(plan, url);
   if (only === 'http') return httpOnly(plan, url);
   if (only === 'live') return liveOnly(plan, url);
+  if (only === 'lone-command') return loneCommandOnly(plan, url);
   const startedAt = new Date().toISOString();
   const machine = machineInfo();
   const skipped: string[] = [];
