@@ -1,4 +1,3 @@
-import { NotFoundError } from '@nest-es/core';
 import { BlueGreenRebuilder, EventSourcingRegistry, ProjectionRebuilder } from '@nest-es/core/internal';
 import { withApplication, type MaintenanceEntry } from './application.js';
 import { createProgress } from './progress.js';
@@ -12,7 +11,7 @@ import { createProgress } from './progress.js';
  */
 export async function rebuildProjection(entry: MaintenanceEntry, name: string): Promise<number> {
   // Checked with processing off first, so that a mistyped name is answered in the user's words.
-  const blueGreen = await withApplication(entry, { enabled: false }, async (context) => projectorTables(context.get(EventSourcingRegistry), name) !== undefined);
+  const blueGreen = await withApplication(entry, { enabled: false }, async (context) => context.get(EventSourcingRegistry).projector(name).options.tables !== undefined);
   return blueGreen ? rebuildBlueGreen(entry, name) : rebuildInPlace(entry, name);
 }
 
@@ -63,10 +62,3 @@ async function rebuildBlueGreen(entry: MaintenanceEntry, name: string): Promise<
   });
 }
 
-/** The projector's declared tables (undefined: none), or the refusal of a name that is no projector. */
-function projectorTables(registry: EventSourcingRegistry, name: string): readonly string[] | undefined {
-  const projectors = [...registry.subscribers.values()].filter((subscriber) => subscriber.kind === 'projector');
-  const found = projectors.find((projector) => projector.name === name);
-  if (!found) throw new NotFoundError(`unknown projector '${name}'; known: ${projectors.map((projector) => projector.name).join(', ') || 'none'}`);
-  return found.options.tables;
-}

@@ -1,5 +1,6 @@
 import { Injectable, type Type } from '@nestjs/common';
 import type { AggregateDefinition, CommandHandlerDefinition } from '../model/aggregate-definition.js';
+import { NotFoundError } from '../errors/index.js';
 import { EventTypeRegistry } from './event-type-registry.js';
 import type { SubscriberDefinition } from './subscriber-definition.js';
 
@@ -32,6 +33,14 @@ export class EventSourcingRegistry {
   /** True when a saga or process manager exists: something may cascade from an event. */
   get hasWorkflows(): boolean {
     return [...this.subscribers.values()].some((subscriber) => subscriber.kind !== 'projector');
+  }
+
+  /** The projector of that name, or NOT_FOUND naming the projectors there are (a saga's name is no projector's). */
+  projector(name: string): SubscriberDefinition {
+    const projector = this.subscribers.get(name);
+    if (projector?.kind === 'projector') return projector;
+    const known = [...this.subscribers.values()].filter((s) => s.kind === 'projector').map((s) => s.name);
+    throw new NotFoundError(`unknown projector '${name}'; known: ${known.join(', ') || 'none'}`);
   }
 
   subscribersOf(eventType: string): readonly SubscriberDefinition[] {

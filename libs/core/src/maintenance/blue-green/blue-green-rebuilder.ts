@@ -2,14 +2,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { errorMessage } from '../../errors/error-message.js';
 import { EventSourcingRegistry } from '../../discovery/event-sourcing-registry.js';
 import type { SubscriberDefinition } from '../../discovery/subscriber-definition.js';
-import { tableNames } from '../../discovery/read-model-table-names.js';
+import { copyTableName, tableNames } from '../../discovery/read-model-table-names.js';
 import { FailedPreconditionError, NotFoundError } from '../../errors/index.js';
 import { EventProcessor } from '../../processing/event-processor.js';
 import type { SubscriptionRunner } from '../../processing/subscription-runner.js';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../../store/checkpoint-store.js';
 import { EVENT_STORE, type EventStore } from '../../store/event-store.js';
 import { READ_MODEL_TABLES, type ReadModelTables } from '../../store/read-model-tables.js';
-import { copyCheckpoint, copyTableName, leftoverCopies, newCopyId, PREVIOUS_COPY } from './copy-names.js';
+import { copyCheckpoint, leftoverCopies, newCopyId, PREVIOUS_COPY } from './copy-names.js';
 import { exchange, promote } from './read-model-switch.js';
 
 /** Where a blue/green rebuild is: its copy has read up to `position`; it switches once past `target`. */
@@ -159,11 +159,7 @@ export class BlueGreenRebuilder {
   }
 
   private rebuildable(name: string): { projector: SubscriberDefinition; tables: ReadModelTables } {
-    const projector = this.registry.subscribers.get(name);
-    if (!projector || projector.kind !== 'projector') {
-      const known = [...this.registry.subscribers.values()].filter((s) => s.kind === 'projector').map((s) => s.name);
-      throw new NotFoundError(`unknown projector '${name}'; known: ${known.join(', ') || 'none'}`);
-    }
+    const projector = this.registry.projector(name);
     if (!projector.options.tables) {
       throw new FailedPreconditionError(`projector '${name}' declares no tables: add { tables: [...] } and createTables(tx, table) to rebuild it blue/green`);
     }

@@ -1,5 +1,3 @@
-import { copyTableName } from '../../discovery/read-model-table-names.js';
-
 /** The copy that a switch put aside: the way back. */
 export const PREVIOUS_COPY = 'previous';
 
@@ -18,5 +16,3 @@ export function leftoverCopies(projector: string, checkpoints: Iterable<string>)
   const prefix = copyCheckpoint(projector, 'b');
   return [...checkpoints].filter((name) => name.startsWith(prefix)).map((name) => name.slice(projector.length + 1));
 }
-
-export { copyTableName };

@@ -1,5 +1,6 @@
 import type { ReadModelTables } from '../../store/read-model-tables.js';
-import { copyCheckpoint, copyTableName, PREVIOUS_COPY } from './copy-names.js';
+import { copyTableName } from '../../discovery/read-model-table-names.js';
+import { copyCheckpoint, PREVIOUS_COPY } from './copy-names.js';
 
 /** Exchanges the live tables and checkpoint of a projector with a copy's, in the caller's transaction. */
 export async function exchange(tables: ReadModelTables, tx: unknown, projector: string, declared: readonly string[], copy: string): Promise<void> {
