@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { createPokerApp } from './support/poker-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
@@ -16,7 +16,7 @@ interface Operation {
 }
 
 let store: TestStore;
-let app: NestExpressApplication;
+let app: NestFastifyApplication;
 let document: Schema;
 let token: string;
 

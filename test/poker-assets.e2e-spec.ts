@@ -1,11 +1,11 @@
 // The web page's static files, as a browser asks for them.
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { createPokerApp } from './support/poker-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
 let store: TestStore;
-let app: NestExpressApplication;
+let app: NestFastifyApplication;
 
 beforeAll(async () => {
   store = await createTestStore();

@@ -1,14 +1,14 @@
 // PostgreSQL only: a database whose table view an earlier version created with 32-bit chip columns
 // gets them widened to BIGINT when the app starts, rows kept; CREATE TABLE IF NOT EXISTS alone would
 // leave them, and the first stack past 2^31 would dead-letter the projector for good.
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pg from 'pg';
 import { createPokerApp } from './support/poker-app.js';
 import { createTestStore, TEST_DATABASE_URL, type TestStore } from './support/test-store.js';
 
 describe('poker read models on PostgreSQL: chip columns an earlier version made INTEGER become BIGINT', () => {
   let store: TestStore;
-  let app: NestExpressApplication | undefined;
+  let app: NestFastifyApplication | undefined;
   let client: pg.Client;
   let schema: string;
 

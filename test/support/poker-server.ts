@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { StoreOptions } from '@nest-es/typeorm';
 import { PokerClient } from '../../apps/poker/src/client/poker-client.js';
 import type { BettingAction } from '../../apps/poker/src/hand/index.js';
@@ -8,7 +8,7 @@ import type { PokerModuleOptions } from '../../apps/poker/src/poker.module.js';
 import { createPokerApp } from './poker-app.js';
 
 export interface PokerServer {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   client: PokerClient;
 }
 

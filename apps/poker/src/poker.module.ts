@@ -46,7 +46,7 @@ export interface PokerModuleOptions {
 
 /**
  * The sample poker application: its aggregates, flows and read models on the framework, with the HTTP
- * contract on behind player tokens and the command authorizer (the server adds the rate limit).
+ * contract on behind player tokens and the command authorizer (the server adds the security headers and the rate limit).
  */
 @Module({})
 export class PokerModule {
@@ -67,6 +67,9 @@ export class PokerModule {
             aggregateReads: true,
             ...(auth.adminToken ? { adminGuard: AdminTokenGuard } : {}),
             appWide: true,
+            // The server sets helmet's headers on every request itself (configurePokerApp): on Fastify a
+            // second helmet here would run after it and replace the page's policy with helmet's default.
+            helmet: false,
           }),
         CqrsModule.forRoot(),
         EventSourcingCqrsModule,

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { PermissionDeniedError, UnauthenticatedError } from '@nest-es/core';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { POKER_AUTH_OPTIONS, type PokerAuthOptions } from './poker-auth-options.js';
 
 /**
@@ -17,7 +17,7 @@ export class AdminTokenGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const header = context.switchToHttp().getRequest<Request>().headers.authorization;
+    const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
     if (!header) throw new UnauthenticatedError('the dead-letter routes need the operator token');
     // Digests have one length, so the comparison takes the same time whatever was sent.
     if (!this.expected || !timingSafeEqual(digest(header.replace(/^bearer\s+/i, '')), this.expected)) throw new PermissionDeniedError('only the operator may review dead letters');

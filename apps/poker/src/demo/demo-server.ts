@@ -3,14 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FASTIFY_ADAPTER_OPTIONS } from '@nest-es/http';
 import { parseDatabaseUrl } from '@nest-es/typeorm';
 import { configurePokerApp } from '../http/configure-poker-app.js';
 import { redactUrl } from '../poker-config.js';
 import { PokerModule } from '../poker.module.js';
 
 export interface DemoServer {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   baseUrl: string;
   /** Where the events go, for the report. */
   database: string;
@@ -25,7 +26,7 @@ export async function startDemoServer(databaseUrl: string | undefined): Promise<
   const folder = databaseUrl ? undefined : mkdtempSync(join(tmpdir(), 'poker-demo-'));
   const url = databaseUrl ?? `sqlite:${join(folder!, 'demo.sqlite')}`;
   const poker = PokerModule.forRoot({ store: parseDatabaseUrl(url), auth: { seededDeals: true } });
-  const app = await NestFactory.create<NestExpressApplication>(poker, { logger: ['error', 'warn'] });
+  const app = await NestFactory.create<NestFastifyApplication>(poker, new FastifyAdapter(FASTIFY_ADAPTER_OPTIONS), { logger: ['error', 'warn'] });
   // No rate limit: one local client playing as fast as it can, whom the limit meant for the public would stall.
   configurePokerApp(app);
   await app.listen(0, '127.0.0.1');

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { addCommandOperations } from '@nest-es/http';
 import { crossSiteWrites } from './cross-site-writes.js';
@@ -21,15 +21,16 @@ export interface PokerHttpOptions {
  * What the poker app adds to the Nest application before it starts, for `npm start`, the demo
  * and the tests alike: the security headers, the rate limit and the cross-site checks on every
  * request, then the web page at `/` and the OpenAPI document at `/docs` (JSON at `/docs-json`).
- * Express middleware added here runs in this order and before the static files, Swagger, the body
- * parsers and Nest's routes, which are all added later: so each of them is covered.
+ * The app runs on Fastify (`new FastifyAdapter(FASTIFY_ADAPTER_OPTIONS)`). The middleware added here
+ * runs through @fastify/middie, in this order, in a request hook ahead of the static files, Swagger,
+ * the body parsers, Nest's routes and the 404 answer: so each of them is covered. Only a URL the
+ * router cannot decode is answered before it (400, by FASTIFY_ADAPTER_OPTIONS).
  */
-export function configurePokerApp(app: NestExpressApplication, options: PokerHttpOptions = {}): void {
-  app.disable('x-powered-by');
+export function configurePokerApp(app: NestFastifyApplication, options: PokerHttpOptions = {}): void {
   app.use(securityHeaders());
   if (options.requestsPerMinute !== undefined) app.use(rateLimit(options.requestsPerMinute));
   app.use(crossSiteWrites(options.allowedOrigins));
-  app.useStaticAssets(publicFolder());
+  app.useStaticAssets({ root: publicFolder() });
   const config = new DocumentBuilder()
     .setTitle('The nest-es poker app')
     .setDescription(

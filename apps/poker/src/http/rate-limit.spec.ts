@@ -10,7 +10,7 @@ describe('rateLimit: one window a minute per client address', () => {
     const headers: Record<string, string> = {};
     const response = { statusCode: 200, setHeader: (name: string, value: string) => (headers[name] = value), end: () => undefined };
     let passed = false;
-    limit({ ip, socket: {} } as unknown as IncomingMessage, response as unknown as ServerResponse, () => (passed = true));
+    limit({ socket: { remoteAddress: ip } } as unknown as IncomingMessage, response as unknown as ServerResponse, () => (passed = true));
     return passed ? 'next' : `${response.statusCode} retry ${headers['Retry-After']}`;
   }
 

@@ -13,11 +13,11 @@ interface Window {
 
 /**
  * ONE limit per client address over every request the app answers: the page, its static files,
- * Swagger and the API alike (429 RESOURCE_EXHAUSTED past it, with Retry-After). Express middleware
- * ahead of everything else, since a Nest guard sees only the controllers' routes and counted each
- * route apart. A window of a minute opens at an address's first request; addresses whose window has
- * ended are forgotten once a minute, so the map holds only the last minute's clients. The address is
- * the socket's (Express's `req.ip`): behind a proxy, the proxy's.
+ * Swagger and the API alike (429 RESOURCE_EXHAUSTED past it, with Retry-After). Connect-style
+ * middleware ahead of everything else, since a Nest guard sees only the controllers' routes and
+ * counted each route apart. A window of a minute opens at an address's first request; addresses whose
+ * window has ended are forgotten once a minute, so the map holds only the last minute's clients. The
+ * address is the socket's remote address, the direct peer: behind a proxy, the proxy's.
  */
 export function rateLimit(requestsPerMinute: number, now: () => number = Date.now): (request: IncomingMessage, response: ServerResponse, next: () => void) => void {
   const windows = new Map<string, Window>();
@@ -28,7 +28,7 @@ export function rateLimit(requestsPerMinute: number, now: () => number = Date.no
       for (const [address, window] of windows) if (window.endsAt <= time) windows.delete(address);
       sweepAt = time + WINDOW_MS;
     }
-    const address = (request as { ip?: string }).ip ?? request.socket.remoteAddress ?? 'unknown';
+    const address = request.socket.remoteAddress ?? 'unknown';
     let window = windows.get(address);
     if (!window || window.endsAt <= time) {
       window = { count: 0, endsAt: time + WINDOW_MS };

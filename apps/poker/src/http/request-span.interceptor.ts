@@ -1,6 +1,6 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable } from 'rxjs';
 
 const tracer = trace.getTracer('poker-http');
@@ -15,9 +15,9 @@ const tracer = trace.getTracer('poker-http');
 export class RequestSpanInterceptor implements NestInterceptor {
   intercept(execution: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (execution.getType() !== 'http') return next.handle();
-    const request = execution.switchToHttp().getRequest<Request>();
-    const response = execution.switchToHttp().getResponse<Response>();
-    const route = (request.route as { path?: string } | undefined)?.path ?? request.path;
+    const request = execution.switchToHttp().getRequest<FastifyRequest>();
+    const response = execution.switchToHttp().getResponse<FastifyReply>().raw;
+    const route = request.routeOptions.url ?? request.url;
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const span = tracer.startSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'http.route': route } }, parent);
     let ended = false;
