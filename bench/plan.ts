@@ -33,6 +33,8 @@ export interface BenchPlan {
   liveSamples: number;
   /** Operations per step of the lone-command breakdown. */
   loneCommandOps: number;
+  /** Timed poker PlayerActions over HTTP with CASCADE, one caller, per database (after 100 untimed). */
+  pokerActions: number;
   /** Each run of the append-lock figure (1, 2 and 3 appending processes, PostgreSQL). */
   appendLockMs: number;
   /** Instances in processes of their own on one PostgreSQL schema (scale-out.bench.ts). */
@@ -60,6 +62,7 @@ export const QUICK_PLAN: BenchPlan = {
   poisonSamples: 300,
   liveSamples: 200,
   loneCommandOps: 500,
+  pokerActions: 200,
   appendLockMs: 2000,
   scaleOut: { events: 20_000, lagRatePerSec: 200, lagMs: 3000, failoverSamples: 3, refusalMs: 2000 },
   jetStream: { events: 20_000, lagRatePerSec: 200, lagMs: 3000 },
@@ -84,6 +87,7 @@ export const FULL_PLAN: BenchPlan = {
   poisonSamples: 2000,
   liveSamples: 1000,
   loneCommandOps: 4000,
+  pokerActions: 800,
   appendLockMs: 10_000,
   scaleOut: { events: 200_000, lagRatePerSec: 500, lagMs: 10_000, failoverSamples: 10, refusalMs: 10_000 },
   jetStream: { events: 200_000, lagRatePerSec: 500, lagMs: 10_000 },

@@ -1,10 +1,12 @@
 import type { CatchUpFigures } from './catch-up.bench.js';
 import type { CommandFigures } from './command.bench.js';
-import { HTTP_ADAPTERS, type HttpFigures } from './http.bench.js';
+import { HTTP_ADAPTERS, type HttpAdapterKind, type HttpFigures } from './http.bench.js';
+import type { PokerActionFigures } from './poker-action.bench.js';
 import type { PoisonFigures } from './poison.bench.js';
 import type { WorkflowPoisonFigures } from './workflow-poison.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
 import type { BenchResults, ScaleOutResults, SlowProjectorResults } from './results.js';
+import { httpCeiling } from './targets.js';
 
 type Row = [figure: string, sqlite: string, postgres: string];
 
@@ -18,6 +20,8 @@ const http = (figures: HttpFigures | undefined) =>
 const workflowPoison = (figures: WorkflowPoisonFigures | undefined, mode: 'simple' | 'cascade') =>
   figures ? `${pair(figures.poisoned[mode].p50Ms, figures.poisoned[mode].p99Ms)} (without: ${pair(figures.healthy[mode].p50Ms, figures.healthy[mode].p99Ms)})` : '-';
 const poison = (figures: PoisonFigures | undefined) => (figures ? `${pair(figures.poisoned.p50Ms, figures.poisoned.p99Ms)} (without: ${pair(figures.healthy.p50Ms, figures.healthy.p99Ms)})` : '-');
+const pokerAction = (figures: PokerActionFigures | undefined) =>
+  figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${figures.perSec}/s${figures.failed > 0 ? `, ${figures.failed} failed` : ''}` : '-';
 const catchUp = (figures: CatchUpFigures | undefined) => (figures ? `${figures.eventsPerSec} events/s (${(figures.catchUpMs / 1000).toFixed(1)} s)` : '-');
 
 function rebuildRows(sqlite: RebuildFigures, postgres: RebuildFigures | undefined): Row[] {
@@ -57,6 +61,8 @@ function memoryRow(figure: string, db: 'sqlite' | 'postgres', start: number, end
 
 function rows(results: BenchResults): Row[] {
   const { sqlite, postgres } = results.command;
+  const ceiling = (adapter: HttpAdapterKind, inProcess: { c64: CommandFigures } | undefined) =>
+    inProcess ? `${httpCeiling(results.emptyRoute[adapter].perSec, inProcess.c64.perSec)}/s` : '-';
   const raw = (db: 'sqlite' | 'postgres') => {
     const figures = results.raw[db];
     return figures ? `${figures.commitsPerSec}/s` : '-';
@@ -89,7 +95,9 @@ function rows(results: BenchResults): Row[] {
       [`HTTP command on ${adapter}, 1 connection (p50 / p99, commands/s)`, http(results.http.sqlite?.[adapter]?.c1), http(results.http.postgres?.[adapter]?.c1)],
       [`HTTP command on ${adapter}, 64 connections`, http(results.http.sqlite?.[adapter]?.c64), http(results.http.postgres?.[adapter]?.c64)],
       [`empty Nest route on ${adapter}, 64 connections (no command, no database: the floor)`, http(results.emptyRoute[adapter]), '-'],
+      [`HTTP ceiling on ${adapter}: 1 / (1 / empty route + 1 / in-process at 64 callers)`, ceiling(adapter, sqlite), ceiling(adapter, postgres)],
     ]),
+    ['poker PlayerAction over HTTP on fastify, CASCADE, 1 caller (p50 / p99, actions/s)', pokerAction(results.pokerAction?.sqlite), pokerAction(results.pokerAction?.postgres)],
     [
       `projection catch-up from position 0 over ${(results.catchUp.sqlite ?? results.catchUp.postgres)?.events.toLocaleString('en-US') ?? '-'} events`,
       catchUp(results.catchUp.sqlite),

@@ -6,6 +6,7 @@ import type { HttpAdapterKind, HttpFigures, HttpLoadFigures } from './http.bench
 import type { JetStreamFigures } from './jetstream.bench.js';
 import type { MachineInfo } from './machine.js';
 import type { MemoryFigures } from './memory.bench.js';
+import type { PokerActionFigures } from './poker-action.bench.js';
 import type { PoisonFigures } from './poison.bench.js';
 import type { WorkflowPoisonFigures } from './workflow-poison.bench.js';
 import type { ProjectionFigures } from './projection.bench.js';
@@ -66,6 +67,8 @@ export interface BenchResults {
   poison: Partial<Record<DatabaseKind, PoisonFigures>>;
   /** SIMPLE and CASCADE latency on healthy accounts while a saga and a process manager retry another account's poison events. */
   workflowPoison: Partial<Record<DatabaseKind, WorkflowPoisonFigures>>;
+  /** The poker app on Fastify: one caller's PlayerActions over HTTP with CASCADE (the hand flow, the table view), in a store of its own. */
+  pokerAction?: Partial<Record<DatabaseKind, PokerActionFigures>>;
   /** PostgreSQL: appends/s of 1, 2 and 3 processes appending at once (the per-schema append lock's cost). */
   appendLock?: AppendLockFigures[];
   memory: MemoryFigures & { db: DatabaseKind };
@@ -83,6 +86,9 @@ export interface BenchResults {
 
 /** The figures of `--only scale-out`, in `bench/results/scale-out.json`. */
 export type ScaleOutResults = Pick<BenchResults, 'mode' | 'startedAt' | 'machine' | 'scaleOut' | 'jetStream' | 'skipped' | 'targets'>;
+
+/** The figures of `--only poker-action`, in `bench/results/poker-action.json`. */
+export type PokerActionResults = Pick<BenchResults, 'mode' | 'startedAt' | 'machine' | 'pokerAction' | 'skipped' | 'targets'>;
 
 /** The figure of `--only slow-projector`, in `bench/results/slow-projector.json`. */
 export type SlowProjectorResults = Pick<BenchResults, 'mode' | 'startedAt' | 'machine' | 'slowProjector' | 'skipped' | 'targets'>;

@@ -18,6 +18,7 @@ import type { RawDriver } from './raw-driver.js';
 import { RawPostgres } from './raw-postgres.js';
 import { RawSqlite } from './raw-sqlite.js';
 import { measurePoison, type PoisonFigures } from './poison.bench.js';
+import { measurePokerAction, type PokerActionFigures } from './poker-action.bench.js';
 import { measureWorkflowPoison, type WorkflowPoisonFigures } from './workflow-poison.bench.js';
 import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
@@ -27,11 +28,11 @@ import { measureLive, measureLiveAcross, type LiveFigures } from './live.bench.j
 import { measureLoneCommand } from './lone-command.bench.js';
 import { markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
-import type { BenchResults, DatabaseCommandFigures, MixedFigures, DatabaseHttpFigures, EmptyRouteFigures, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
+import type { BenchResults, DatabaseCommandFigures, MixedFigures, DatabaseHttpFigures, EmptyRouteFigures, PokerActionResults, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
 import { measureScaleOut } from './scale-out.bench.js';
 import { measureSlowProjector, SLOW_PROJECTOR_MS } from './slow-projector.bench.js';
 import { round } from './stats.js';
-import { checkTargets, httpTargets, liveTargets, poisonTargets, scaleOutTargets, slowProjectorTargets, workflowPoisonTargets } from './targets.js';
+import { checkTargets, httpTargets, liveTargets, pokerActionTargets, poisonTargets, scaleOutTargets, slowProjectorTargets, workflowPoisonTargets } from './targets.js';
 
 const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
 const RAW_CALLERS = 64;
@@ -47,6 +48,7 @@ interface DatabaseFigures {
   catchUp: CatchUpFigures;
   poison: PoisonFigures;
   workflowPoison: WorkflowPoisonFigures;
+  pokerAction: PokerActionFigures;
 }
 
 function openRaw(db: BenchDatabase): Promise<RawDriver> {
@@ -97,7 +99,8 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Pr
     const catchUp = await measureCatchUp(catchUpDb.store, plan.catchUpEvents).finally(() => catchUpDb.cleanup());
     const poison = await benchPoison(db.kind, plan, fresh);
     const workflowPoison = await benchWorkflowPoison(db.kind, plan, fresh);
-    return { rebuild, command, raw: rawFigures, http, catchUp, poison, workflowPoison };
+    const pokerAction = await benchPokerAction(db.kind, plan, fresh);
+    return { rebuild, command, raw: rawFigures, http, catchUp, poison, workflowPoison, pokerAction };
   } finally {
     await raw.close();
   }
@@ -312,7 +315,36 @@ async function loneCommandOnly(plan: BenchPlan, url: string): Promise<void> {
   writeFileSync(join(RESULTS_DIR, 'lone-command.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
 
-const SECTIONS = ['scale-out', 'slow-projector', 'poison', 'http', 'live', 'lone-command'] as const;
+/** The poker app on Fastify in a store of its own: one caller's PlayerActions over HTTP with CASCADE. */
+async function benchPokerAction(kind: string, plan: BenchPlan, fresh: () => Promise<BenchDatabase>): Promise<PokerActionFigures> {
+  log(`${kind}: the poker app on fastify, ${plan.pokerActions} PlayerActions over HTTP with CASCADE, 1 caller`);
+  const pokerDb = await fresh();
+  return measurePokerAction(pokerDb.store, plan.pokerActions).finally(() => pokerDb.cleanup());
+}
+
+/** `--only poker-action`: that figure on each database, printed with its target and kept in bench/results/poker-action.json. */
+async function pokerActionOnly(plan: BenchPlan, url: string): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const machine = machineInfo();
+  const skipped: string[] = [];
+  const pokerAction: NonNullable<BenchResults['pokerAction']> = { sqlite: await benchPokerAction('sqlite', plan, async () => sqliteDatabase()) };
+  const probe = await postgresDatabase(url);
+  if ('skipped' in probe) skipped.push(probe.skipped);
+  else pokerAction.postgres = await benchPokerAction('postgres', plan, async () => probe);
+  const results: PokerActionResults = {
+    mode: plan.mode,
+    startedAt,
+    machine: { ...machine, loadAverage: { ...machine.loadAverage, end: loadAverage() } },
+    pokerAction,
+    skipped,
+    targets: pokerActionTargets(pokerAction),
+  };
+  console.log(JSON.stringify(results, null, 2));
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(join(RESULTS_DIR, 'poker-action.json'), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+const SECTIONS = ['scale-out', 'slow-projector', 'poison', 'http', 'live', 'lone-command', 'poker-action'] as const;
 
 /** `--only <section>`: one section alone. */
 function onlySection(args: string[]): (typeof SECTIONS)[number] | undefined {
@@ -333,6 +365,7 @@ async function main(): Promise<void> {
   if (only === 'http') return httpOnly(plan, url);
   if (only === 'live') return liveOnly(plan, url);
   if (only === 'lone-command') return loneCommandOnly(plan, url);
+  if (only === 'poker-action') return pokerActionOnly(plan, url);
   const startedAt = new Date().toISOString();
   const machine = machineInfo();
   const skipped: string[] = [];
@@ -383,6 +416,7 @@ async function main(): Promise<void> {
       catchUp: Object.fromEntries([...figures].map(([db, f]) => [db, f.catchUp])),
       poison: Object.fromEntries([...figures].map(([db, f]) => [db, f.poison])),
       workflowPoison: Object.fromEntries([...figures].map(([db, f]) => [db, f.workflowPoison])),
+      pokerAction: Object.fromEntries([...figures].map(([db, f]) => [db, f.pokerAction])),
       ...(appendLock ? { appendLock } : {}),
       memory: { db: 'sqlite', ...memory },
       projection: { db: 'sqlite', ...projection },
@@ -390,7 +424,7 @@ async function main(): Promise<void> {
       ...scaleOut,
       skipped,
     };
-    const results: BenchResults = { ...partial, targets: checkTargets(partial) };
+    const results: BenchResults = { ...partial, targets: [...checkTargets(partial), ...pokerActionTargets(partial.pokerAction)] };
     const markdown = markdownReport(results);
     console.log(`\n${markdown}`);
     writeResults(results, markdown, 'latest');

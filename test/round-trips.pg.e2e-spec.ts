@@ -77,14 +77,14 @@ describe('round trips per command on PostgreSQL', () => {
     sent.length = 0;
   });
 
-  it('a warm aggregate: one es_append per command, the wake-up included', async () => {
+  it('a warm aggregate: one es_append_stream per command, the wake-up included', async () => {
     await gateway.send(new AddMany('warm', 1));
     sent.length = 0;
     for (let i = 0; i < 20; i++) await gateway.send(new AddMany('warm', 2));
     // The wake-up NOTIFY of a separate statement would have been sent right after each append.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(sent).toHaveLength(20);
-    expect(sent.every((text) => text.includes('es_append('))).toBe(true);
+    expect(sent.every((text) => text.includes('es_append_stream('))).toBe(true);
   });
 
   it('a cold aggregate: its snapshot and its events are read once, then appended to', async () => {

@@ -9,6 +9,7 @@ import type { StreamId } from '@nest-es/core';
 import type { AppendRequest } from '@nest-es/core/adapter';
 import type { EventStore } from '@nest-es/core';
 import { ConcurrencyError, DuplicateCommandError } from '@nest-es/core/adapter';
+import { stringHashCode } from '@nest-es/core/internal';
 import type { PostgresSqlClient } from './postgres-sql-client.js';
 import { sqlClientFor } from './sql-client-for.js';
 import { TypeOrmEventStore } from './typeorm-event-store.js';
@@ -22,6 +23,8 @@ let store: EventStore;
 let sql: PostgresSqlClient;
 /** Statements sent on the DataSource's connections while counting; undefined while not. */
 let statements: number | undefined;
+/** Their texts, while counting. */
+const texts: string[] = [];
 
 /** The stores take their connections through query runners: each connection they get counts its statements. */
 function countStatements(dataSource: DataSource): void {
@@ -36,7 +39,10 @@ function countStatements(dataSource: DataSource): void {
         counted.add(client);
         const query = client.query.bind(client) as (...args: unknown[]) => unknown;
         client.query = ((...args: unknown[]) => {
-          if (statements !== undefined) statements++;
+          if (statements !== undefined) {
+            statements++;
+            texts.push(typeof args[0] === 'string' ? args[0] : (args[0] as pg.QueryConfig).text);
+          }
           return query(...args);
         }) as typeof client.query;
       }
@@ -68,9 +74,10 @@ const request = (stream: StreamId, expectedSequence: number, commandId?: string)
 /** Appends the requests in one turn of the event loop (one batch); the statements sent for them. */
 async function appendTogether(requests: AppendRequest[]) {
   statements = 0;
+  texts.length = 0;
   try {
     const outcomes = await Promise.allSettled(requests.map((r) => store.append(r)));
-    return { outcomes, statements };
+    return { outcomes, statements, texts: [...texts] };
   } finally {
     statements = undefined;
   }
@@ -119,6 +126,43 @@ describe('PostgreSQL appends: one statement per batch', () => {
   });
 });
 
+describe('PostgreSQL appends: a lone append', () => {
+  it('goes through es_append_stream in one statement: its events, their positions and its command record', async () => {
+    const stream = newStream();
+    await store.append(request(stream, 0));
+    const commandId = randomUUID();
+    const two: AppendRequest = { ...request(stream, 1, commandId), commandFingerprint: 'f-1' };
+    two.events = [...two.events, { ...two.events[0], metadata: { ...two.events[0].metadata, eventId: randomUUID() } }];
+    const { outcomes, texts } = await appendTogether([two]);
+    expect(texts).toEqual([expect.stringContaining('es_append_stream(')]);
+    expect(outcomes[0]).toMatchObject({ status: 'fulfilled', value: { sequence: 3 } });
+    const stored = await store.readStream(stream);
+    expect(stored.map((e) => e.sequence)).toEqual([1, 2, 3]);
+    expect(stored[1].position).toBeLessThan(stored[2].position);
+    const { rows } = await sql.query<{ sequence_before: number; sequence_after: number; fingerprint: string; aggregate_hash: number }>({
+      text: `SELECT c.sequence_before, c.sequence_after, c.fingerprint,
+               (SELECT e.aggregate_hash FROM es_events e WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id AND e.sequence = 3) AS aggregate_hash
+             FROM es_commands c WHERE c.command_id = $1`,
+      values: [commandId],
+    });
+    expect(rows).toEqual([{ sequence_before: 1, sequence_after: 3, fingerprint: 'f-1', aggregate_hash: stringHashCode(stream.aggregateId) }]);
+  });
+
+  it('refuses a stale expectation and a recorded command id in one statement each, writing nothing', async () => {
+    const stream = newStream();
+    const commandId = randomUUID();
+    await store.append(request(stream, 0, commandId));
+    const stale = await appendTogether([request(stream, 0)]);
+    expect(stale.texts).toHaveLength(1);
+    expect(stale.outcomes[0]).toMatchObject({ status: 'rejected', reason: { expectedSequence: 0, actualSequence: 1 } });
+    expect((stale.outcomes[0] as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+    const repeated = await appendTogether([request(stream, 1, commandId)]);
+    expect(repeated.texts).toHaveLength(1);
+    expect((repeated.outcomes[0] as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateCommandError);
+    expect(await store.streamSequence(stream)).toBe(1);
+  });
+});
+
 describe('PostgreSQL appends: planned once per connection', () => {
   // Left to choose, PostgreSQL planned es_append's array-fed statements anew on every append, which
   // cost more server time than the inserts. Every version of the function must keep the setting (a
@@ -126,9 +170,9 @@ describe('PostgreSQL appends: planned once per connection', () => {
   it('runs every es_append with generic plans', async () => {
     const { rows } = await sql.query<{ args: string; config: string[] | null }>({
       text: `SELECT pg_get_function_identity_arguments(oid) AS args, proconfig AS config FROM pg_proc
-       WHERE proname = 'es_append' AND pronamespace = current_schema()::regnamespace`,
+       WHERE proname IN ('es_append', 'es_append_stream') AND pronamespace = current_schema()::regnamespace`,
     });
-    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows.length).toBeGreaterThanOrEqual(3);
     for (const { args, config } of rows) expect({ args, config }).toEqual({ args, config: ['plan_cache_mode=force_generic_plan'] });
   });
 });

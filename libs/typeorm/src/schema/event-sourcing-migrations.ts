@@ -2,6 +2,7 @@ import type { EventSourcingMigration } from './event-sourcing-migration.js';
 import { EventSourcingAggregateHash1764547200008 } from './migrations/aggregate-hash.migration.js';
 import { EventSourcingAppendFunction1764547200003 } from './migrations/append-function.migration.js';
 import { EventSourcingAppendOneFunction1764547200009 } from './migrations/append-one-function.migration.js';
+import { EventSourcingAppendStream1764547200010 } from './migrations/append-stream.migration.js';
 import { EventSourcingAppendGenericPlans1764547200007 } from './migrations/append-generic-plans.migration.js';
 import { EventSourcingAppendWakeUp1764547200005 } from './migrations/append-wake-up.migration.js';
 import { EventSourcingCommandFingerprints1764547200004 } from './migrations/command-fingerprints.migration.js';
@@ -23,4 +24,5 @@ export const eventSourcingMigrations: (new () => EventSourcingMigration)[] = [
   EventSourcingAppendGenericPlans1764547200007,
   EventSourcingAggregateHash1764547200008,
   EventSourcingAppendOneFunction1764547200009,
+  EventSourcingAppendStream1764547200010,
 ];

@@ -1,0 +1,93 @@
+import { fork } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FASTIFY_ADAPTER_OPTIONS } from '@nest-es/http';
+import type { StoreOptions } from '@nest-es/typeorm';
+import { configurePokerApp } from '../apps/poker/src/http/configure-poker-app.js';
+import { PokerModule } from '../apps/poker/src/poker.module.js';
+import type { ActionOutcome, PokerPlay, PokerPlayResult } from './poker-player.js';
+import { distribution, round, type Distribution } from './stats.js';
+
+export interface PokerActionFigures {
+  /** Players at the table (heads-up). */
+  players: number;
+  /** Timed PlayerActions that succeeded, after `warmUp` untimed ones. */
+  actions: number;
+  warmUp: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  maxMs: number;
+  /** What one caller sending actions back to back gets: 1000 / the mean. */
+  perSec: number;
+  /** Actions answered with other than 2xx, or not answered, warm-up included: should be 0. */
+  failed: number;
+  /** The first few failures' messages (warm-up ones too). */
+  errors: string[];
+  /** Hands dealt over the run, warm-up included. */
+  hands: number;
+  /** The same latencies by what the action's CASCADE covered (read from the table view after it). */
+  byOutcome: Record<ActionOutcome, Distribution>;
+}
+
+/** Untimed actions first: the JIT, the statement caches, the first hands' read-model rows. */
+const WARM_UP_ACTIONS = 100;
+const PLAYERS = 2;
+
+/**
+ * The poker app as `npm start` boots it (start-server.ts: Nest on Fastify with FASTIFY_ADAPTER_OPTIONS,
+ * configurePokerApp without a rate limit), with seeded deals, on loopback; a player process of its
+ * own (poker-player.ts) plays hands against it and times each PlayerAction sent with CASCADE.
+ */
+export async function measurePokerAction(store: StoreOptions, actions: number): Promise<PokerActionFigures> {
+  const app = await NestFactory.create<NestFastifyApplication>(PokerModule.forRoot({ store, auth: { seededDeals: true } }), new FastifyAdapter(FASTIFY_ADAPTER_OPTIONS), {
+    logger: ['error', 'warn'],
+  });
+  try {
+    configurePokerApp(app);
+    await app.listen(0, '127.0.0.1');
+    const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    return figures(await play({ url, actions, warmUp: WARM_UP_ACTIONS, players: PLAYERS }));
+  } finally {
+    await app.close();
+  }
+}
+
+function play(options: PokerPlay): Promise<PokerPlayResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL('./poker-player.js', import.meta.url)), [JSON.stringify(options)]);
+    child.once('message', (message) => {
+      const answer = message as { result?: PokerPlayResult; error?: string };
+      if (answer.result) resolve(answer.result);
+      else reject(new Error(`the poker player process failed: ${answer.error}`));
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`the poker player process exited with ${code}`))));
+  });
+}
+
+function figures(result: PokerPlayResult): PokerActionFigures {
+  const durations = result.timed.map((action) => action.ms);
+  const { p50Ms, p99Ms, samples } = distribution(durations);
+  const meanMs = durations.reduce((sum, ms) => sum + ms, 0) / Math.max(1, samples);
+  const outcome = (kind: ActionOutcome): Distribution => {
+    const of = result.timed.filter((action) => action.outcome === kind).map((action) => action.ms);
+    return of.length > 0 ? distribution(of) : { p50Ms: 0, p99Ms: 0, samples: 0 };
+  };
+  return {
+    players: PLAYERS,
+    actions: samples,
+    warmUp: WARM_UP_ACTIONS,
+    p50Ms,
+    p99Ms,
+    meanMs: round(meanMs),
+    maxMs: round(Math.max(0, ...durations)),
+    perSec: round(1000 / meanMs),
+    failed: result.failed + result.warmUpFailed,
+    errors: result.errors,
+    hands: result.hands,
+    byOutcome: { passedTurn: outcome('passedTurn'), closedRound: outcome('closedRound'), endedHand: outcome('endedHand') },
+  };
+}
