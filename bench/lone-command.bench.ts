@@ -51,7 +51,7 @@ export async function measureLoneCommand(store: StoreOptions, ops: number): Prom
         (i) => client.query(LOCKED_INSERT.replace('%ID%', `l-${i % ACCOUNTS}`).replace('%SEQ%', String(next(`l-${i % ACCOUNTS}`))).replace('%EVENT%', randomUUID())),
       ],
       [
-        "the store's append (es_append), one event",
+        "the store's append (es_append_stream), one event",
         (i) => {
           const id = `a-${i % ACCOUNTS}`;
           const sequence = next(id);
