@@ -23,6 +23,7 @@ import { EVENT_SOURCING_HTTP_OPTIONS, type EventSourcingHttpOptions } from './ht
 import type { HttpRequest } from './http-request.js';
 import { MetricsController } from './metrics.controller.js';
 import { type RequestMiddleware, runInFastifyHook } from './request-middleware.js';
+import { RequestsInFlight } from './requests-in-flight.js';
 
 /**
  * The framework's HTTP routes beside `EventSourcingModule`: commands, aggregate reads, dead letters,
@@ -84,6 +85,7 @@ export class EventSourcingHttpModule implements NestModule, OnModuleInit {
     const providers: Provider[] = [
       { provide: EVENT_SOURCING_HTTP_OPTIONS, useValue: options },
       ...(options.appWide ? [{ provide: APP_FILTER, useClass: EventSourcingExceptionFilter }, ClientErrorResponder] : []),
+      RequestsInFlight,
       ConfiguredGuards,
       EventSourcingGuard,
       EventSourcingAdminGuard,

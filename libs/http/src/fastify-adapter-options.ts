@@ -13,8 +13,8 @@ interface ReplySender {
  * aggregate id gets the same coded 400; and URLs Fastify cannot decode answered with the coded error
  * body instead of Fastify's own. And a close that does not hang: once a server-sent event stream (a
  * hijacked reply) has been on a server, Fastify counts the keep-alive connections of later requests
- * as busy and its close waits for them for ever; by then the framework's shutdown has drained the
- * commands, so the connections are closed instead. Spread your own options over them.
+ * as busy and its close waits for them for ever; so the connections are closed instead, once
+ * `RequestsInFlight` has let the requests in flight be answered. Spread your own options over them.
  */
 export const FASTIFY_ADAPTER_OPTIONS = {
   bodyLimit: 100 * 1024,
