@@ -26,7 +26,7 @@ export class RequestsInFlight implements OnApplicationBootstrap, BeforeApplicati
       this.open.add(response);
       response.once('close', () => {
         this.open.delete(response);
-        if (this.pending() === 0) this.settled?.();
+        if (this.settled && this.pending() === 0) this.settled();
       });
     });
   }
