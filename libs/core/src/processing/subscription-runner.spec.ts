@@ -20,18 +20,23 @@ function subscriber(name: string): SubscriberDefinition {
   return { name, kind: 'projector', classRef: Object, instance: {}, options: { batchSize: BATCH }, handlers: new Map([['Ticked', () => undefined]]) };
 }
 
-/** `count` events on a new stream (of the id given, or a new one); the positions they got. */
-async function append(count: number, aggregateId: string = randomUUID()): Promise<number[]> {
+/** `count` events on a new stream (of the id given, or a new one); the events stored. */
+async function appendEvents(count: number, aggregateId: string = randomUUID(), type = 'Ticked'): Promise<StoredEvent[]> {
   const { events } = await store.append({
     stream: { aggregateType: 'runner', aggregateId },
     expectedSequence: 0,
     events: Array.from({ length: count }, () => ({
-      type: 'Ticked',
+      type,
       payload: {},
       metadata: { eventId: randomUUID(), commandId: null, correlationId: 'runner', causationId: null },
     })),
   });
-  return events.map((event) => event.position);
+  return events;
+}
+
+/** `count` events on a new stream (of the id given, or a new one); the positions they got. */
+async function append(count: number, aggregateId?: string): Promise<number[]> {
+  return (await appendEvents(count, aggregateId)).map((event) => event.position);
 }
 
 /** The store, with every read of a partition it is asked for noted (real reads). */
@@ -54,6 +59,10 @@ function idIn(index: number, count: number): string {
 }
 
 const settings = { pollIntervalMs: 20, idleCheckpointIntervalMs: 5_000 };
+/** No poll within a test: only the wake-ups of appends move the subscription. */
+const noPoll = { pollIntervalMs: 600_000, idleCheckpointIntervalMs: 5_000 };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(condition: () => boolean): Promise<void> {
   for (let waited = 0; !condition(); waited += 5) {
@@ -170,5 +179,74 @@ describe('SubscriptionRunner', () => {
     }
     // Saved at stop: the next start does not read those events again.
     expect(await checkpoints.load('idle#1/2')).toBe(theirs[theirs.length - 1]);
+  });
+
+  describe('caught up, woken by appends', () => {
+    /** A runner at the head with no poll, its reads of the store noted, and what it handled. */
+    async function caughtUp(name: string) {
+      const { store: noting, reads } = notingReads();
+      const notifier = new EventNotifier();
+      const handled: number[] = [];
+      const handler: BatchHandler = {
+        async handle(events: StoredEvent[], _from: number, to: number) {
+          handled.push(...events.map((event) => event.position));
+          await checkpoints.save(name, to);
+          return true;
+        },
+        redeliver: async () => undefined,
+      };
+      const head = await store.headPosition();
+      await checkpoints.save(name, head);
+      const runner = new SubscriptionRunner(subscriber(name), handler, noting, checkpoints, notifier, noPoll);
+      await runner.start();
+      await until(() => reads.length === 1);
+      return { runner, reads, notifier, handled };
+    }
+
+    it("passes this process's appends of events it ignores without a read, and reads for one it handles", async () => {
+      const { runner, reads, notifier, handled } = await caughtUp('passes');
+      try {
+        const ignored = await appendEvents(3, undefined, 'Tocked');
+        notifier.appended(ignored);
+        await until(() => runner.currentPosition === ignored[2].position);
+        expect(reads).toHaveLength(1);
+        const ticked = await appendEvents(1);
+        notifier.appended(ticked);
+        await until(() => handled.length === 1);
+        expect(handled).toEqual([ticked[0].position]);
+        expect(reads).toHaveLength(2);
+      } finally {
+        await runner.stop();
+      }
+    });
+
+    it('waits at a gap in the positions it heard of, and passes once the gap is heard of', async () => {
+      const { runner, reads, notifier } = await caughtUp('gap');
+      try {
+        const [first, second] = await appendEvents(2, undefined, 'Tocked');
+        const before = runner.currentPosition;
+        notifier.appended([second]);
+        await sleep(50);
+        expect(runner.currentPosition).toBe(before);
+        notifier.appended([first]);
+        await until(() => runner.currentPosition === second.position);
+        expect(reads).toHaveLength(1);
+      } finally {
+        await runner.stop();
+      }
+    });
+
+    it('reads when another instance appended: it does not know what', async () => {
+      const { runner, reads, notifier, handled } = await caughtUp('elsewhere');
+      try {
+        const [theirs] = await append(1);
+        notifier.wokenFromElsewhere('append');
+        await until(() => handled.length === 1);
+        expect(handled).toEqual([theirs]);
+        expect(reads).toHaveLength(2);
+      } finally {
+        await runner.stop();
+      }
+    });
   });
 });

@@ -3,7 +3,9 @@ import type { SubscriberDefinition } from '../discovery/subscriber-definition.js
 import type { EventNotifier } from '../runtime/event-notifier.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { EventPage, PartitionReads } from '../store/event-store.js';
+import type { StoredEvent } from '../model/event-envelope.js';
 import type { BatchHandler } from './batch-handler.js';
+import { AppendsHeard } from './appends-heard.js';
 import { BackgroundLoop } from './background-loop.js';
 import { isFinalDeliveryError } from './delivery-errors.js';
 import { checkpointName, partitionOf, WHOLE, type Partition } from '../discovery/subscriber-partitions.js';
@@ -44,6 +46,8 @@ export class SubscriptionRunner {
   private readonly readFilter: Partition;
   /** The event types the subscriber handles: the store reads no others. */
   private readonly handledTypes: readonly string[];
+  /** Lets a caught-up subscription pass this process's appends of events it ignores without a read. */
+  private readonly heard: AppendsHeard;
 
   constructor(
     readonly subscriber: SubscriberDefinition,
@@ -57,6 +61,7 @@ export class SubscriptionRunner {
     this.name = checkpointName(subscriber.name, partition);
     this.readFilter = subscriber.kind === 'process-manager' ? WHOLE : partition;
     this.handledTypes = [...subscriber.handlers.keys()];
+    this.heard = new AppendsHeard(notifier, (event) => this.handles(event));
     this.logger = new Logger(`Subscription:${this.name}`);
   }
 
@@ -70,6 +75,7 @@ export class SubscriptionRunner {
     await this.handler.restore?.();
     this.failures = 0;
     this.readAhead = undefined;
+    this.heard.listen();
     this.loop.start(
       () => this.iterate(),
       () => this.saveIdlePosition(true).catch((error) => this.logger.warn(`last checkpoint not saved: ${(error as Error).message}`)),
@@ -77,18 +83,20 @@ export class SubscriptionRunner {
   }
 
   /** Finishes the batch in hand, saves where it got to, and stops. */
-  stop(): Promise<void> {
-    return this.loop.stop();
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    this.heard.close();
   }
 
   private async iterate(): Promise<void> {
     try {
       const seen = this.notifier.appendCount;
+      this.heard.reading();
       const idle = await this.step();
       const held = await this.handler.retryHeld?.();
       if (held?.settled) this.notifier.checkpointed();
       this.failures = 0;
-      if (idle) await this.notifier.nextAppend(this.idleWait(held?.nextDueAt), this.loop.signal, seen);
+      if (idle) await this.idle(this.idleWait(held?.nextDueAt), seen);
     } catch (error) {
       if (this.loop.stopped && isFinalDeliveryError(error)) return;
       this.failures++;
@@ -98,7 +106,7 @@ export class SubscriptionRunner {
     }
   }
 
-  /** Reads and handles one batch; true when there was nothing to read. */
+  /** Reads and handles one batch; true when it read up to the head (nothing more to read now). */
   private async step(): Promise<boolean> {
     const limit = this.subscriber.options.batchSize ?? DEFAULT_BATCH_SIZE;
     const { events, scannedTo: to } = await this.read(limit);
@@ -111,21 +119,46 @@ export class SubscriptionRunner {
     // A full batch means the subscriber is behind (catching up): the store reads the next batch while
     // this one is handled, so reading and handling overlap instead of taking turns.
     if (events.length === limit) this.readAhead = { after: to, page: this.readPage(to, limit) };
-    const { index, count } = this.partition;
-    const relevant = events.filter((event) => this.subscriber.handlers.has(event.type) && partitionOf(this.subscriber, event, count) === index);
+    const relevant = events.filter((event) => this.handles(event));
+    // A page short of the limit read up to the head: what came after it wakes the subscription.
+    const caughtUp = events.length < limit;
     if (relevant.length === 0) {
       this.position = to;
-      return false;
+      return caughtUp;
     }
     if (await this.handler.handle(relevant, this.stored, to)) {
       this.stored = this.position = to;
       this.notifier.checkpointed();
-    } else {
-      // Another instance moved the checkpoint: continue from where it got to (held events after it).
-      this.stored = this.position = await this.checkpoints.load(this.name);
-      await this.handler.restore?.();
+      return caughtUp;
     }
+    // Another instance moved the checkpoint: continue from where it got to (held events after it).
+    this.stored = this.position = await this.checkpoints.load(this.name);
+    await this.handler.restore?.();
     return false;
+  }
+
+  /**
+   * Sleeps until an append may have brought an event to handle, or `ms` pass (the poll backstop),
+   * moving over the appends of ignored events meanwhile. `seen` is the append count before the last read.
+   */
+  private async idle(ms: number, seen: number): Promise<void> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const passable = this.heard.passable(this.position);
+      if (passable === undefined || this.loop.stopped) return;
+      if (passable > this.position) {
+        this.position = passable;
+        await this.saveIdlePosition(false);
+      }
+      const left = until - Date.now();
+      if (left <= 0) return;
+      await this.notifier.nextAppend(left, this.loop.signal, seen);
+      seen = this.notifier.appendCount;
+    }
+  }
+
+  private handles(event: StoredEvent): boolean {
+    return this.subscriber.handlers.has(event.type) && partitionOf(this.subscriber, event, this.partition.count) === this.partition.index;
   }
 
   /** Until the next poll, or sooner when a held event is due for a retry. */

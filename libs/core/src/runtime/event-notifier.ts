@@ -16,6 +16,7 @@ export class EventNotifier {
   private checkpoints = 0;
   private readonly appendListeners = new Set<(events: readonly StoredEvent[]) => void>();
   private readonly checkpointListeners = new Set<() => void>();
+  private readonly elsewhereAppendListeners = new Set<() => void>();
   private readonly elsewhereCheckpointListeners = new Set<() => void>();
 
   /** Called by every append site right after its append committed, with the events it stored. */
@@ -35,8 +36,10 @@ export class EventNotifier {
 
   /** Another instance appended or checkpointed: wakes the waiters of this process only. */
   wokenFromElsewhere(kind: 'append' | 'checkpoint'): void {
-    if (kind === 'append') this.appends++;
-    else {
+    if (kind === 'append') {
+      this.appends++;
+      for (const listener of this.elsewhereAppendListeners) listener();
+    } else {
       this.checkpoints++;
       for (const listener of this.elsewhereCheckpointListeners) listener();
     }
@@ -78,6 +81,12 @@ export class EventNotifier {
   onCheckpoint(listener: () => void): () => void {
     this.checkpointListeners.add(listener);
     return () => this.checkpointListeners.delete(listener);
+  }
+
+  /** Calls `listener` whenever another instance announced an append; it must not throw. */
+  onAppendElsewhere(listener: () => void): () => void {
+    this.elsewhereAppendListeners.add(listener);
+    return () => this.elsewhereAppendListeners.delete(listener);
   }
 
   /** Calls `listener` whenever another instance announced a checkpoint move; it must not throw. */
