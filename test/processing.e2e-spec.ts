@@ -71,6 +71,14 @@ describe('events out: projectors, sagas, process managers, facts, sync modes', (
     expect(await events.streamSequence({ aggregateType: 'order', aggregateId: 'o4' })).toBe(1);
   });
 
+  it('SIMPLE waits while the projector holds the command\'s event, until its retries settle it', async () => {
+    app.get(ShopProjector).poisonOrders.add('o5');
+    // The checkpoint moves past the failed event at once; the event is held, retried, then dead-lettered.
+    await gateway.send(new PlaceOrder('o5', 'fig', 1), { syncMode: SyncMode.SIMPLE });
+    const deadLetters: DeadLetterStore = app.get(DEAD_LETTER_STORE);
+    expect(await deadLetters.list({ kind: 'event', subscriber: 'shop-view' })).toEqual([expect.objectContaining({ aggregateId: 'o5', attempts: 2 })]);
+  });
+
   it('a refused saga command reaches @OnRejected, which compensates', async () => {
     await gateway.send(new PlaceOrder('big', 'melon', 50), { syncMode: SyncMode.CASCADE, correlationId: 'flow-big' });
     expect(await view.order('big')).toEqual({ status: 'cancelled', projections: 2 });

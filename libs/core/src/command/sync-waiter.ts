@@ -7,22 +7,13 @@ import { SyncTimeoutError } from '../errors/index.js';
 import { EventNotifier } from '../runtime/event-notifier.js';
 import type { StoredEvent } from '../model/event-envelope.js';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
+import { CheckpointView, type Need, type Pending } from './checkpoint-view.js';
 import { EVENT_STORE, type CapableEventStore } from '../store/event-store.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
 import { checkpointName, partitionCount, partitionOf } from '../discovery/subscriber-partitions.js';
 
 /** The backstop between checkpoint reads when no in-process wake-up comes (other instances). */
 const POLL_MS = 25;
-
-interface Pending {
-  subscriber: string;
-  position: number;
-}
-
-interface Need {
-  kind: SubscriberKind;
-  positions: number[];
-}
 
 /** One subscriber done with a command's consequences: its checkpoint (or partition's) has passed them. */
 export interface CommandStep {
@@ -47,7 +38,8 @@ const ALL_KINDS: readonly SubscriberKind[] = ['projector', 'saga', 'process-mana
  * consequences are visible: SIMPLE waits for the projectors of its events to checkpoint past
  * them; CASCADE follows the workflow through the store (every event of the command's correlation
  * from the command's first event on) until every subscriber of each has passed it and no new
- * event appeared. In-process wake-ups make it fast; polling makes it true across instances.
+ * event appeared. In-process checkpoint moves make it fast (it follows them in a CheckpointView
+ * instead of reading the store at each); polling makes it true across instances.
  * At shutdown `stop()` ends the waits still running with SYNC_TIMEOUT before the subscriptions
  * and the connection they read stop.
  */
@@ -95,20 +87,25 @@ export class SyncWaiter {
 
   private async waitFor(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string, progress?: Progress): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    // Without sagas or process managers nothing cascades: CASCADE waits as SIMPLE does.
-    if (mode === SyncMode.SIMPLE || !this.registry.hasWorkflows) {
-      await this.until(deadline, result, this.needs(result.events, mode === SyncMode.SIMPLE ? ['projector'] : ALL_KINDS), progress);
-      return;
-    }
-    const first = result.events[0].position;
-    let known = -1;
-    for (;;) {
-      const events = await this.store.readByCorrelation(correlationId, { afterPosition: first - 1 });
-      const cascade = events.length > 0 ? events : result.events;
-      await this.until(deadline, result, this.needs(cascade, ALL_KINDS), progress);
-      // Sagas checkpoint only after what they emitted is stored: no new event now means the cascade is done.
-      if (cascade.length === known) return;
-      known = cascade.length;
+    const view = new CheckpointView(this.notifier, this.checkpoints);
+    try {
+      // Without sagas or process managers nothing cascades: CASCADE waits as SIMPLE does.
+      if (mode === SyncMode.SIMPLE || !this.registry.hasWorkflows) {
+        await this.until(deadline, result, view, this.needs(result.events, mode === SyncMode.SIMPLE ? ['projector'] : ALL_KINDS), progress);
+        return;
+      }
+      const first = result.events[0].position;
+      let known = -1;
+      for (;;) {
+        const events = await this.store.readByCorrelation(correlationId, { afterPosition: first - 1 });
+        const cascade = events.length > 0 ? events : result.events;
+        await this.until(deadline, result, view, this.needs(cascade, ALL_KINDS), progress);
+        // Sagas checkpoint only after what they emitted is stored: no new event now means the cascade is done.
+        if (cascade.length === known) return;
+        known = cascade.length;
+      }
+    } finally {
+      view.close();
     }
   }
 
@@ -129,29 +126,18 @@ export class SyncWaiter {
     return needed;
   }
 
-  private async pending(needed: ReadonlyMap<string, Need>): Promise<Pending[]> {
-    if (needed.size === 0) return [];
-    const [checkpoints, held] = await Promise.all([this.checkpoints.loadAll(), this.checkpoints.loadHeld()]);
-    // A projector's checkpoint moves past an event it holds (failed, retried): not handled until released.
-    const holding = new Set(held.map((event) => `${event.subscriber}@${event.position}`));
-    return [...needed].flatMap(([subscriber, { positions }]) => {
-      const position = Math.max(...positions);
-      if ((checkpoints.get(subscriber) ?? 0) < position) return [{ subscriber, position }];
-      const waiting = positions.filter((at) => holding.has(`${subscriber}@${at}`));
-      return waiting.length > 0 ? [{ subscriber, position: Math.max(...waiting) }] : [];
-    });
-  }
-
-  private async until(deadline: number, result: CommandResult, needed: ReadonlyMap<string, Need>, progress?: Progress): Promise<void> {
+  private async until(deadline: number, result: CommandResult, view: CheckpointView, needed: ReadonlyMap<string, Need>, progress?: Progress): Promise<void> {
     for (;;) {
       const seen = this.notifier.checkpointCount;
-      const pending = await this.pending(needed);
+      const pending = await view.pending(needed);
       if (progress) tell(progress, needed, pending);
       if (pending.length === 0) return;
       if (this.stopping.signal.aborted) throw late(result, pending, 'before the service shut down');
       const left = deadline - Date.now();
       if (left <= 0) throw late(result, pending, 'within the sync timeout');
       await this.notifier.nextCheckpoint(Math.min(POLL_MS, left), this.stopping.signal, seen);
+      // No move announced: the poll backstop, for what other instances did without a wake-up.
+      if (this.notifier.checkpointCount === seen) view.invalidate();
     }
   }
 }

@@ -20,4 +20,6 @@ export interface BatchHandler {
   restore?(): Promise<void>;
   /** Retries the held events that are due (see SubscriptionPipeline). */
   retryHeld?(): Promise<HeldRetry>;
+  /** True while the checkpoint has held events (sync waits then read which ones from the store); absent: it never holds any. */
+  holding?(): boolean;
 }

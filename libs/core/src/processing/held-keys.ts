@@ -22,6 +22,11 @@ export class HeldKeys {
 
   constructor(private readonly policy: RetryPolicy) {}
 
+  /** True while any key holds events. */
+  get holdsAny(): boolean {
+    return this.queues.size > 0;
+  }
+
   isHeld(key: string): boolean {
     return this.queues.has(key);
   }

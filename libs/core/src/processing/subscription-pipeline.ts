@@ -94,6 +94,10 @@ export class SubscriptionPipeline implements BatchHandler, HeldEventStatus {
     this.held.replace(keyed);
   }
 
+  holding(): boolean {
+    return this.held.holdsAny;
+  }
+
   async retryHeld(): Promise<HeldRetry> {
     let settled = 0;
     for (let due = this.held.due(Date.now()); due.length > 0; due = this.held.due(Date.now())) {

@@ -94,7 +94,7 @@ export class SubscriptionRunner {
       this.heard.reading();
       const idle = await this.step();
       const held = await this.handler.retryHeld?.();
-      if (held?.settled) this.notifier.checkpointed();
+      if (held?.settled) this.checkpointed();
       this.failures = 0;
       if (idle) await this.idle(this.idleWait(held?.nextDueAt), seen);
     } catch (error) {
@@ -128,7 +128,7 @@ export class SubscriptionRunner {
     }
     if (await this.handler.handle(relevant, this.stored, to)) {
       this.stored = this.position = to;
-      this.notifier.checkpointed();
+      this.checkpointed();
       return caughtUp;
     }
     // Another instance moved the checkpoint: continue from where it got to (held events after it).
@@ -155,6 +155,10 @@ export class SubscriptionRunner {
       await this.notifier.nextAppend(left, this.loop.signal, seen);
       seen = this.notifier.appendCount;
     }
+  }
+
+  private checkpointed(): void {
+    this.notifier.checkpointed({ checkpoint: this.name, position: this.stored, holding: this.handler.holding?.() ?? false });
   }
 
   private handles(event: StoredEvent): boolean {

@@ -22,7 +22,7 @@ describe('EventNotifier', () => {
     const appends = notifier.appendCount;
     const checkpoints = notifier.checkpointCount;
     notifier.wokenFromElsewhere('append');
-    notifier.checkpointed();
+    notifier.checkpointed({ checkpoint: 'view', position: 1, holding: false });
     expect(await settledNow(notifier.nextAppend(LONG_MS, undefined, appends))).toBe(true);
     expect(await settledNow(notifier.nextCheckpoint(LONG_MS, undefined, checkpoints))).toBe(true);
   });

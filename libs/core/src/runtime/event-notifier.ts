@@ -3,6 +3,16 @@ import type { StoredEvent } from '../model/event-envelope.js';
 
 type Wake = () => void;
 
+/** A checkpoint of this process that moved: where to, and whether its subscriber holds events now. */
+export interface CheckpointMove {
+  /** The checkpoint name (of the subscriber, or of one of its partitions). */
+  checkpoint: string;
+  /** Its stored position now. */
+  position: number;
+  /** True while any event of this checkpoint is held (failed, or behind one that failed). */
+  holding: boolean;
+}
+
 /**
  * In-process wake-ups: subscriptions sleep until an append (or the poll backstop), sync waits
  * until a checkpoint moves. They only make things fast; the store stays the truth, so waits
@@ -15,7 +25,7 @@ export class EventNotifier {
   private appends = 0;
   private checkpoints = 0;
   private readonly appendListeners = new Set<(events: readonly StoredEvent[]) => void>();
-  private readonly checkpointListeners = new Set<() => void>();
+  private readonly checkpointListeners = new Set<(moved: CheckpointMove) => void>();
   private readonly elsewhereAppendListeners = new Set<() => void>();
   private readonly elsewhereCheckpointListeners = new Set<() => void>();
 
@@ -27,9 +37,9 @@ export class EventNotifier {
     this.wakeAll('appendWaiters');
   }
 
-  /** Called when a subscriber of this process moved its checkpoint. */
-  checkpointed(): void {
-    for (const listener of this.checkpointListeners) listener();
+  /** Called when a subscriber of this process moved its checkpoint (or settled held events), after the commit. */
+  checkpointed(moved: CheckpointMove): void {
+    for (const listener of this.checkpointListeners) listener(moved);
     this.checkpoints++;
     this.wakeAll('checkpointWaiters');
   }
@@ -78,7 +88,7 @@ export class EventNotifier {
   }
 
   /** Calls `listener` whenever a subscriber of this process checkpointed; it must not throw. */
-  onCheckpoint(listener: () => void): () => void {
+  onCheckpoint(listener: (moved: CheckpointMove) => void): () => void {
     this.checkpointListeners.add(listener);
     return () => this.checkpointListeners.delete(listener);
   }
