@@ -2,12 +2,14 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { AggregateReader, CommandGateway, EventSourcingModule } from '@nest-es/core';
+import { AggregateReader, CommandGateway, EVENT_STORE, EventSourcingModule, SyncMode, type EventStore } from '@nest-es/core';
 import { SNAPSHOT_STORE } from '@nest-es/core/internal';
 import type { SnapshotStore } from '@nest-es/core/adapter';
 import { EVENT_SOURCING_DATA_SOURCE, typeorm } from '@nest-es/typeorm';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { Count, tallyAggregate } from './support/tally.aggregate.js';
+import { createShopApp } from './support/shop-app.js';
+import { PayOrder, PlaceOrder } from './support/shop.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
 /** Every statement sent on the store's pool (`pool.query` checks a client out too). */
@@ -117,10 +119,51 @@ describe('round trips per command on PostgreSQL', () => {
     expect((await app.get(AggregateReader).state('tally', 'snapped')).state).toEqual({ total: 9, milestones: 0, marker: 'from the snapshot' });
   });
 
-  it('a caller-given command id: looked up, then appended with its record', async () => {
+  it('a caller-given command id: appended with its record; a repeat is refused by the append, then its record read', async () => {
     await gateway.send(new AddMany('warm', 1));
     sent.length = 0;
-    await gateway.send(new AddMany('warm', 1), { commandId: 'given-1' });
-    expect(sent.map((text) => text.match(/es_append|es_commands/)?.[0])).toEqual(['es_commands', 'es_append']);
+    const first = await gateway.send(new AddMany('warm', 1), { commandId: 'given-1' });
+    expect(sent.map((text) => text.match(/es_append|es_commands/)?.[0])).toEqual(['es_append']);
+    sent.length = 0;
+    const repeat = await gateway.send(new AddMany('warm', 1), { commandId: 'given-1' });
+    expect(sent.map((text) => text.match(/es_append|es_commands/)?.[0])).toEqual(['es_append', 'es_commands']);
+    expect(repeat).toMatchObject({ sequence: first.sequence, duplicate: true });
+  });
+});
+
+/**
+ * A process manager's step on an instance it has run before: decided on the cached state and
+ * appended, with no read of its stream and no lookup of the step's record (the append refuses a
+ * step recorded already, and only then is the record read).
+ */
+describe('round trips per process-manager step on PostgreSQL', () => {
+  let store: TestStore;
+  let app: INestApplication;
+  let sent: string[];
+
+  beforeAll(async () => {
+    store = await createTestStore();
+    app = await createShopApp(store.options);
+    const dataSource = app.get<DataSource>(EVENT_SOURCING_DATA_SOURCE);
+    sent = recordStatements((dataSource.driver as unknown as { master: pg.Pool }).master);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await store?.cleanup();
+  });
+
+  it('reads neither the step\'s record nor the instance\'s stream', async () => {
+    const gateway = app.get(CommandGateway);
+    await gateway.send(new PlaceOrder('rt-1', 'apple', 1), { syncMode: SyncMode.CASCADE, correlationId: 'flow-rt-1' });
+    sent.length = 0;
+
+    await gateway.send(new PayOrder('rt-1'), { syncMode: SyncMode.CASCADE, correlationId: 'flow-rt-1' });
+    const during = [...sent];
+
+    const settled = (await app.get<EventStore>(EVENT_STORE).readStream({ aggregateType: 'order-flow', aggregateId: 'flow-rt-1' })).map((event) => event.type);
+    expect(settled).toEqual(['OrderTracked', 'OrderSettled']);
+    expect(during.filter((text) => /FROM es_commands/.test(text))).toEqual([]);
+    expect(during.filter((text) => /FROM es_events\s+WHERE aggregate_type = \$1 AND aggregate_id = \$2 AND sequence >/.test(text))).toEqual([]);
   });
 });

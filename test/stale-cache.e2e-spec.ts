@@ -1,5 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
-import { CommandGateway, EVENT_STORE, ErrorCode, type EventStore } from '@nest-es/core';
+import { randomUUID } from 'node:crypto';
+import { CommandGateway, EVENT_STORE, ErrorCode, SyncMode, type EventStore } from '@nest-es/core';
+import { TIMER_STORE } from '@nest-es/core/internal';
+import type { TimerStore } from '@nest-es/core/adapter';
+import { drain } from '@nest-es/core/testing';
+import { createShopApp } from './support/shop-app.js';
+import { OrderFlowProcess, PlaceOrder } from './support/shop.domain.js';
+import { until } from './support/until.js';
 import { DepositFunds, RegisterPlayer, WithdrawFunds } from '../apps/poker/src/player/index.js';
 import { createPokerApp } from './support/poker-app.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
@@ -83,5 +90,44 @@ describe(`commands on a cached state another instance made stale (${process.env.
       expect(stored.map((event) => event.sequence)).toEqual(Array.from({ length: acknowledged + 1 }, (_, i) => i + 1));
       expect(stored[acknowledged].payload).toMatchObject({ newBalance: acknowledged });
     }
+  });
+});
+
+/** A process manager's cached instance state, made stale by an append of another instance (here: straight to the store). */
+describe(`a process-manager step on a cached state another instance made stale (${process.env.ES_TEST_DB})`, () => {
+  let store: TestStore;
+  let app: INestApplication;
+  const timeoutBefore = OrderFlowProcess.paymentTimeoutMs;
+
+  beforeAll(async () => {
+    OrderFlowProcess.paymentTimeoutMs = 300;
+    store = await createTestStore();
+    app = await createShopApp(store.options);
+  });
+
+  afterAll(async () => {
+    OrderFlowProcess.paymentTimeoutMs = timeoutBefore;
+    await app?.close();
+    await store?.cleanup();
+  });
+
+  it('is decided again on the stored state: the payment timer of an order settled elsewhere cancels nothing', async () => {
+    const gateway = app.get(CommandGateway);
+    const events = app.get<EventStore>(EVENT_STORE);
+    const flow = { aggregateType: 'order-flow', aggregateId: 'flow-stale' };
+    await gateway.send(new PlaceOrder('stale', 'apple', 1), { syncMode: SyncMode.CASCADE, correlationId: 'flow-stale' });
+    // This process cached the instance at OrderTracked; another one records the payment behind its back.
+    await events.append({
+      stream: flow,
+      expectedSequence: 1,
+      events: [{ type: 'OrderSettled', payload: { outcome: 'paid' }, metadata: { eventId: randomUUID(), commandId: null, correlationId: 'flow-stale', causationId: null } }],
+    });
+
+    // The payment timer fires: on the cached state (no outcome) it would cancel the order.
+    const timers = app.get<TimerStore>(TIMER_STORE);
+    await until(async () => (await timers.pending('order-flow', 'flow-stale')).length === 0, 'the payment timer to fire');
+    await drain(app);
+
+    expect((await events.readStream({ aggregateType: 'order', aggregateId: 'stale' })).map((event) => event.type)).toEqual(['OrderPlaced']);
   });
 });

@@ -24,7 +24,7 @@ export interface CommandEnvelope {
   command: object;
   stream: StreamId;
   commandId: string;
-  /** Only caller-given ids are looked up for idempotency: a fresh uuid cannot repeat. */
+  /** Only caller-given ids are recorded for idempotency: a fresh uuid cannot repeat. */
   commandIdGiven: boolean;
   /** With a caller-given id: what the command is, so a reuse of the id for another command is refused. */
   fingerprint?: string;
@@ -67,14 +67,9 @@ export class CommandExecutor {
   async execute(envelope: CommandEnvelope): Promise<CommandResult> {
     const { handler, stream } = envelope;
     const aggregate = handler.aggregate;
-    if (envelope.commandIdGiven) {
-      const record = await this.store.findCommand(stream, envelope.commandId);
-      if (record) {
-        // A repeated id answers with the first result only to a caller who may send the command.
-        await this.authorize(envelope, await this.loader.load(aggregate, stream));
-        return fromRecord(record, envelope);
-      }
-    }
+    // A caller-given id is not looked up first: the append refuses an id it has recorded, and only
+    // then (or when deciding fails, as a repeat may on the state its first run left) is the record read.
+    let lookedUp = !envelope.commandIdGiven;
     const now = new Date();
     const expected = envelope.expectedSequence;
     // The cached state is trusted without a read when the caller's expectation agrees with it: the
@@ -101,6 +96,11 @@ export class CommandExecutor {
           return this.decide(envelope, loaded, expected, context);
         });
       } catch (error) {
+        if (!lookedUp) {
+          lookedUp = true;
+          const record = await this.store.findCommand(stream, envelope.commandId);
+          if (record) return this.repeated(envelope, record, verified ? loaded : await this.loader.load(aggregate, stream));
+        }
         // A refusal decided on unchecked state must hold on the current one.
         if (verified || !(error instanceof EventSourcingError)) throw error;
         verified = true;
@@ -145,6 +145,12 @@ export class CommandExecutor {
         verified = true;
       }
     }
+  }
+
+  /** A repeated id answers with the first result only to a caller who may send the command. */
+  private async repeated(envelope: CommandEnvelope, record: CommandRecord, loaded: LoadedAggregate): Promise<CommandResult> {
+    await this.authorize(envelope, loaded);
+    return fromRecord(record, envelope);
   }
 
   /** Inside the try above: a refusal decided on a cached state is checked on the current one, like a handler's. */

@@ -102,21 +102,37 @@ export class ProcessManagerReactor implements Reactor {
     );
   }
 
+  /**
+   * Decides on the cached state without a read, as a command does: the append's sequence guard
+   * catches a cache another instance made stale. A step delivered again is found by its record,
+   * looked up only when the append says the step is recorded already, or when deciding failed.
+   */
   private async run(step: Step, depth = 0): Promise<void> {
     const { aggregate } = this.process;
     const stream: StreamId = { aggregateType: this.subscriber.name, aggregateId: step.key };
     const stepId = deterministicId(this.subscriber.name, step.triggerId);
+    let verified = false;
     for (;;) {
-      const record = await this.parts.store.findCommand(stream, stepId);
-      if (record) {
-        const sequence = record.sequence - record.events.length;
-        const before = await this.parts.loader.loadAt(aggregate, stream, sequence);
-        await this.sideEffects(step, stepId, await this.decide(step, before.state, sequence), depth);
-        return;
+      const cached = verified ? undefined : this.parts.loader.cached(stream);
+      const loaded = cached ?? (await this.parts.loader.load(aggregate, stream));
+      verified = cached === undefined;
+      if (loaded.sequence === 0 && !step.canStart) {
+        // An instance this process has not seen start may have started elsewhere.
+        if (verified) return;
+        verified = true;
+        continue;
       }
-      const loaded = await this.parts.loader.load(aggregate, stream);
-      if (loaded.sequence === 0 && !step.canStart) return;
-      const reaction = await this.decide(step, loaded.state, loaded.sequence);
+      let reaction: ProcessReaction;
+      try {
+        reaction = await this.decide(step, loaded.state, loaded.sequence);
+      } catch (error) {
+        // A step delivered again is decided on the state it first saw, where it may not fail.
+        if (await this.replayRecorded(step, stream, stepId, depth)) return;
+        // A failure on the cached state is decided again only if the store has moved past it.
+        if (verified || (await this.parts.loader.catchUp(aggregate, stream)).missed.length === 0) throw error;
+        verified = true;
+        continue;
+      }
       const events = reaction.events ?? [];
       for (const event of events) {
         if (!aggregate.appliers.has(eventTypeName(event))) {
@@ -134,13 +150,25 @@ export class ProcessManagerReactor implements Reactor {
           commandId: stepId,
         });
       } catch (error) {
+        if (error instanceof DuplicateCommandError && (await this.replayRecorded(step, stream, stepId, depth))) return;
         if (!(error instanceof ConcurrencyError) && !(error instanceof DuplicateCommandError)) throw error;
         this.parts.loader.forget(stream);
+        verified = true;
         continue;
       }
       await this.sideEffects(step, stepId, reaction, depth);
       return;
     }
+  }
+
+  /** A step recorded already (delivered again): its reaction from the state it first saw, and its side effects again. */
+  private async replayRecorded(step: Step, stream: StreamId, stepId: string, depth: number): Promise<boolean> {
+    const record = await this.parts.store.findCommand(stream, stepId);
+    if (!record) return false;
+    const sequence = record.sequence - record.events.length;
+    const before = await this.parts.loader.loadAt(this.process.aggregate, stream, sequence);
+    await this.sideEffects(step, stepId, await this.decide(step, before.state, sequence), depth);
+    return true;
   }
 
   private async decide(step: Step, state: unknown, sequence: number): Promise<ProcessReaction> {

@@ -353,6 +353,14 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
       );
     });
 
+    it('refuses a command that appends nothing under a stale expected sequence, and records nothing', async () => {
+      // A process manager decides on its cached state and relies on this guard when that state is stale.
+      const stream = newStream();
+      await store.append({ stream, expectedSequence: 0, events: [deposited(1), deposited(2)] });
+      await expect(store.append({ stream, expectedSequence: 1, events: [], commandId: 'stale' })).rejects.toBeInstanceOf(ConcurrencyError);
+      expect(await store.findCommand(stream, 'stale')).toBeNull();
+    });
+
     it('lets exactly one of concurrent appends with one command id through', async () => {
       const stream = newStream();
       const outcomes = await settle(
