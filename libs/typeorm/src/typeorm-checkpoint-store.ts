@@ -54,6 +54,12 @@ export class TypeOrmCheckpointStore implements CheckpointStore<EntityManager> {
     return rows.map((row) => ({ ...row, position: Number(row.position) }));
   }
 
+  /** One statement, autocommitted: no transaction to open and commit around it. A first move creates the row, in a commit. */
+  async moveCheckpoint(subscriber: string, from: number, to: number): Promise<boolean> {
+    if (from === 0) return this.run((manager) => this.advanceCheckpoint(manager, subscriber, from, to));
+    return (await this.sql.count(ADVANCE_SQL, [to, new Date(), subscriber, from])) === 1;
+  }
+
   /**
    * Inside a commit, so a projector's read-model writes and its checkpoint commit together: moves the
    * checkpoint from `from` to `to`. False when it is no longer at `from` (another instance ran the

@@ -68,7 +68,7 @@ export class SubscriptionPipeline implements BatchHandler, HeldEventStatus {
       }
       const failures = await reactInLanes(free, this.reactor, this.parts.lanes, this.parts.laneName);
       const held = [...behind, ...failures.flatMap((failure) => [failure.event, ...failure.behind])].sort((a, b) => a.position - b.position);
-      await this.parts.checkpoints.run((tx) => this.commit(tx, held, from, to));
+      await this.commitAlone(held, from, to);
       this.heldBehind(behind);
       for (const failure of failures) this.failedFirst(failure.event, failure.error, failure.behind);
       return true;
@@ -222,6 +222,13 @@ export class SubscriptionPipeline implements BatchHandler, HeldEventStatus {
   private async keyAt(position: number): Promise<string | undefined> {
     const event = await this.eventAt(position);
     return event && this.reactor.keyOf(event);
+  }
+
+  /** A commit of no reaction's writes (sagas, process managers): with nothing held, the checkpoint moves in one write. */
+  private async commitAlone(held: StoredEvent[], from: number, to: number): Promise<void> {
+    if (held.length > 0) return this.parts.checkpoints.run((tx) => this.commit(tx, held, from, to));
+    if (from === to) return;
+    if (!(await this.parts.checkpoints.moveCheckpoint(this.parts.checkpoint, from, to))) throw new CheckpointMovedError(this.parts.checkpoint);
   }
 
   /** Records `held` (in position order) and moves the checkpoint from `from` to `to`, in the transaction `tx`. */

@@ -28,6 +28,11 @@ export interface CheckpointStore<Tx = unknown> {
   loadHeld(subscriber?: string): Promise<HeldEvent[]>;
   /** Runs `work` in one transaction; a throw rolls it back. */
   run<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * On its own, outside `run`: moves the subscriber's checkpoint from `from` to `to` as one write (a
+   * commit with nothing else in it, as sagas and process managers make); false when it is not at `from`.
+   */
+  moveCheckpoint(subscriber: string, from: number, to: number): Promise<boolean>;
   /** Inside `run`: moves the subscriber's checkpoint from `from` to `to`; false when it is not at `from` (another instance moved it). */
   advanceCheckpoint(tx: Tx, subscriber: string, from: number, to: number): Promise<boolean>;
   /** Inside `run`: back to position 0 (a rebuild), together with the read model's clearing; its held events go too. */

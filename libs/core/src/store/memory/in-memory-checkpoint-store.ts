@@ -37,6 +37,10 @@ export class InMemoryCheckpointStore implements CheckpointStore<undefined> {
     return result;
   }
 
+  moveCheckpoint(subscriber: string, from: number, to: number): Promise<boolean> {
+    return this.run((tx) => this.advanceCheckpoint(tx, subscriber, from, to));
+  }
+
   async advanceCheckpoint(_tx: undefined, subscriber: string, from: number, to: number): Promise<boolean> {
     this.changing(subscriber);
     if ((this.positions.get(subscriber) ?? 0) !== from) return false;

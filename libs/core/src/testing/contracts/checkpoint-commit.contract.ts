@@ -49,6 +49,18 @@ export function describeCheckpointCommitContract(
       expect((await checkpoints.loadAll()).get(subscriber)).toBe(4);
     });
 
+    it('moves a checkpoint on its own (moveCheckpoint) only from where it is, a first move from 0 included', async () => {
+      const subscriber = newSubscriber();
+      expect(await transactions.moveCheckpoint(subscriber, 2, 5)).toBe(false);
+      expect(await transactions.moveCheckpoint(subscriber, 0, 5)).toBe(true);
+      expect(await transactions.moveCheckpoint(subscriber, 0, 9)).toBe(false);
+      expect(await transactions.moveCheckpoint(subscriber, 4, 9)).toBe(false);
+      expect(await transactions.moveCheckpoint(subscriber, 5, 9)).toBe(true);
+      expect(await checkpoints.load(subscriber)).toBe(9);
+      expect(await advance(subscriber, 5, 12)).toBe(false);
+      expect(await advance(subscriber, 9, 12)).toBe(true);
+    });
+
     it('moves a checkpoint only from where it is, and otherwise leaves it', async () => {
       const subscriber = newSubscriber();
       expect(await advance(subscriber, 3, 5)).toBe(false);
