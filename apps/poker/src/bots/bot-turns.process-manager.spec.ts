@@ -57,10 +57,16 @@ function hand(fields: Partial<HandState> = {}, players: Partial<Record<string, P
   };
 }
 
-/** A fixture keyed by the hand id, past HandStarted, that knows which players are bots. */
-async function flow(variant: Variant = 'TEXAS_HOLDEM') {
+/** A fixture keyed by the hand id that knows the players (bots as in TYPES, unless `types` says otherwise). */
+function withPlayers(types: Record<string, PlayerType> = TYPES) {
   const fixture = ProcessManagerFixture.for<BotTurnsState>(BotTurnsProcess, new BotTurnsProcess(), HAND);
-  for (const [playerId, playerType] of Object.entries(TYPES)) fixture.givenAggregate('player', playerId, { ...initialPlayerState(), registered: true, playerType });
+  for (const [playerId, playerType] of Object.entries(types)) fixture.givenAggregate('player', playerId, { ...initialPlayerState(), registered: true, playerType });
+  return fixture;
+}
+
+/** The same, past HandStarted. */
+async function flow(variant: Variant = 'TEXAS_HOLDEM') {
+  const fixture = withPlayers();
   const outcome = await fixture.when(started(variant));
   return { fixture, outcome };
 }
@@ -71,15 +77,30 @@ const NO_TIMER = { cancelled: ['bot'], scheduled: [] };
 describe('the bot-turns process manager', () => {
   it("starts on HandStarted with the table's pace, and only once", async () => {
     const { fixture, outcome } = await flow();
-    expect(outcome.events).toEqual([new BotTurnsStarted(HAND, 'TEXAS_HOLDEM', 250)]);
+    expect(outcome.events).toEqual([new BotTurnsStarted(HAND, 'TEXAS_HOLDEM', 250, ['sb', 'btn'])]);
     expect((await fixture.when(started('OMAHA'))).events).toEqual([]);
     expect(fixture.currentState).toMatchObject({ handId: HAND, botDelayMs: 250 });
   });
 
   it('takes the default pace from a HandStarted stored before the pace existed', async () => {
     const old = Object.assign(started(), { botDelayMs: undefined });
-    const outcome = await ProcessManagerFixture.for<BotTurnsState>(BotTurnsProcess, new BotTurnsProcess(), HAND).when(old);
-    expect(outcome.events).toEqual([new BotTurnsStarted(HAND, 'TEXAS_HOLDEM', 800)]);
+    const outcome = await withPlayers().when(old);
+    expect(outcome.events).toEqual([new BotTurnsStarted(HAND, 'TEXAS_HOLDEM', 800, ['sb', 'btn'])]);
+  });
+
+  it('follows no turn of a hand of people: no timer started or stopped, no hand read', async () => {
+    const fixture = withPlayers({ sb: 'HUMAN', bb: 'HUMAN', btn: 'HUMAN' });
+    expect((await fixture.when(started())).events).toEqual([new BotTurnsStarted(HAND, 'TEXAS_HOLDEM', 250, [])]);
+    // No hand is given to this fixture: a turn step that read it would fail.
+    expect(await fixture.when(new BlindPosted('bb', 'big', 10, 490, 15, 'btn', 10), ofHand(3))).toMatchObject({ cancelled: [], scheduled: [] });
+    expect(await fixture.when(new HandComplete('t', HAND, {}, {}), ofHand(9))).toMatchObject({ events: [], cancelled: [] });
+  });
+
+  it('asks the players at each turn of a hand whose start did not note its bots (stored before they were)', async () => {
+    const fixture = withPlayers().given(new BotTurnsStarted(HAND, 'TEXAS_HOLDEM', 250));
+    fixture.givenAggregate('hand', HAND, hand({ actionOn: 'btn' }, { bb: { betThisRound: 10 }, sb: { betThisRound: 5 } }));
+    const turn = await fixture.when(new BlindPosted('bb', 'big', 10, 490, 15, 'btn', 10), ofHand(3));
+    expect(turn).toMatchObject(timer(3, [{ playerId: 'btn', command: 'PlayerAction', action: 'CALL' }]));
   });
 
   it("decides a bot's move on the hand as of the event that passed it the turn, and sends it when the timer fires", async () => {

@@ -12,6 +12,8 @@ export interface BotTurnsState {
   variant: Variant;
   botDelayMs: number;
   ended: boolean;
+  /** The hand's bots; null when its BotTurnsStarted did not record them (each turn then asks the players). */
+  bots: string[] | null;
 }
 
 /**
@@ -38,22 +40,24 @@ const STALE = new Set<string>([ErrorCode.SEQUENCE_MISMATCH, ErrorCode.FAILED_PRE
  * redelivery), and a timer of `botDelayMs` carries its move; when it fires, it sends what it carries
  * and reads nothing. A bet or a show carries the hand sequence it was decided on, so a hand that
  * moved on first refuses it. A person's turn
- * starts no timer. Keyed like the hand flow, by the hand id; the timer lives in the store and
- * survives a restart.
+ * starts no timer. The hand's bots are noted as it starts (its players stay for the whole hand): a
+ * hand of people is not followed at all. Keyed like the hand flow, by the hand id; the timer lives
+ * in the store and survives a restart.
  */
 @ProcessManager('bot-turns', { startsOn: [HandStarted], key: (_event, envelope) => envelope.aggregateId })
 export class BotTurnsProcess {
   private readonly logger = new Logger('BotTurns');
 
   initialState(): BotTurnsState {
-    return { handId: null, variant: 'TEXAS_HOLDEM', botDelayMs: DEFAULT_BOT_DELAY_MS, ended: false };
+    return { handId: null, variant: 'TEXAS_HOLDEM', botDelayMs: DEFAULT_BOT_DELAY_MS, ended: false, bots: null };
   }
 
-  /** A table event: its instance is the hand it starts. */
+  /** A table event: its instance is the hand it starts, whose bots it notes (as the hand starts) once. */
   @OnEvent(HandStarted, { key: 'handId' })
-  onHandStarted(event: HandStarted, { state }: Ctx): ProcessReaction {
-    if (state.handId !== null) return {};
-    return { events: [new BotTurnsStarted(event.handId, event.variant, event.botDelayMs ?? DEFAULT_BOT_DELAY_MS)] };
+  async onHandStarted(event: HandStarted, ctx: Ctx): Promise<ProcessReaction> {
+    if (ctx.state.handId !== null) return {};
+    const bots = await botsAmong(ctx, event.players.map((player) => player.playerId));
+    return { events: [new BotTurnsStarted(event.handId, event.variant, event.botDelayMs ?? DEFAULT_BOT_DELAY_MS, bots)] };
   }
 
   /** The turn passes in a betting round, or at the showdown once a hand is shown or mucked. */
@@ -99,7 +103,7 @@ export class BotTurnsProcess {
 
   @Apply(BotTurnsStarted)
   onStarted(state: BotTurnsState, event: BotTurnsStarted): void {
-    Object.assign(state, { handId: event.handId, variant: event.variant, botDelayMs: event.botDelayMs });
+    Object.assign(state, { handId: event.handId, variant: event.variant, botDelayMs: event.botDelayMs, bots: event.bots ?? null });
   }
 
   @Apply(BotTurnsEnded)
@@ -108,8 +112,18 @@ export class BotTurnsProcess {
   }
 }
 
+/** A hand with no bot has no turn to follow: no timer is ever started, so none is stopped. */
 function following(state: BotTurnsState): boolean {
-  return state.handId !== null && !state.ended;
+  return state.handId !== null && !state.ended && state.bots?.length !== 0;
+}
+
+/** The bots among `playerIds`, as of the event in hand. */
+async function botsAmong(ctx: Ctx, playerIds: readonly string[]): Promise<string[]> {
+  const bots: string[] = [];
+  for (const playerId of playerIds) {
+    if ((await ctx.stateOf<PlayerState>('player', playerId)).playerType === 'AI') bots.push(playerId);
+  }
+  return bots;
 }
 
 /**
@@ -120,10 +134,9 @@ function following(state: BotTurnsState): boolean {
 async function next(ctx: Ctx): Promise<ProcessReaction> {
   const handId = ctx.state.handId!;
   const hand = await ctx.stateOf<HandState>('hand', handId);
-  const bots = new Set<string>();
-  for (const playerId of playersToMove(hand)) {
-    if ((await ctx.stateOf<PlayerState>('player', playerId)).playerType === 'AI') bots.add(playerId);
-  }
+  const toMove = playersToMove(hand);
+  const known = ctx.state.bots;
+  const bots = new Set(known === null ? await botsAmong(ctx, toMove) : toMove.filter((playerId) => known.includes(playerId)));
   const { moves, handSequence } = planBotMoves(hand, ctx.envelope!.sequence, bots);
   if (moves.length === 0) return { cancel: [BOT] };
   const timer: BotTimer = { handId, handSequence, moves };
