@@ -112,6 +112,22 @@ describe(`NATS JetStream adapters (${process.env.ES_TEST_DB ?? 'sqlite'})`, () =
     expect(first.header?.get('Nats-Msg-Id')).toBe(published[0].eventId);
   });
 
+  it('boots instances that start together on a stream none of them finds: one stream, every event once', async () => {
+    const stream = `ES_TOGETHER_${id}`;
+    streams.push(stream);
+    const apps = await Promise.all([1, 2, 3].map(() => shopWithNats(store, { publisher: { stream, subjectPrefix: `together${id}` } })));
+    try {
+      await apps[0].get(CommandGateway).send(new PlaceOrder(`together-${id}`, 'fig', 1));
+      const stored = (await apps[0].get<EventStore>(EVENT_STORE).readAll({ limit: 10_000 })).filter((event) => event.aggregateId === `together-${id}`);
+      await until(async () => (await streamMessages(stream)).some((message) => message.aggregateId === `together-${id}`));
+      expect((await streamMessages(stream)).filter((message) => message.aggregateId === `together-${id}`).map((message) => message.eventId)).toEqual(
+        stored.map((event) => event.metadata.eventId),
+      );
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+    }
+  });
+
   it('survives a NATS restart: nothing lost, nothing twice, no aggregate\'s events reordered', async () => {
     // A server of the test's own (the shared one on 4222 stays up for the other suites).
     const server = await PrivateNatsServer.start();

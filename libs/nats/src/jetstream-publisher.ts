@@ -14,6 +14,9 @@ const DEFAULT_BATCH_SIZE = 500;
 const POLL_MS = 250;
 const MAX_BACKOFF_MS = 5_000;
 const NANOS_PER_MS = 1_000_000;
+/** Tries at creating the stream (see ensureStream), and the pause between them. */
+const STREAM_ATTEMPTS = 5;
+const STREAM_RETRY_MS = 100;
 
 /** A subject token: no dots, wildcards or spaces. */
 const token = (value: string) => value.replace(/[.*>\s]/g, '_');
@@ -72,17 +75,27 @@ export class JetStreamPublisher implements OnApplicationBootstrap, OnApplication
     await this.connection?.nc.drain().catch(() => undefined);
   }
 
+  /**
+   * Creates the stream, or takes it as it is when it exists. Instances starting together may all find
+   * it missing: an add that fails is followed by another look, and tried again a few times while
+   * the stream another instance is creating shows up.
+   */
   private async ensureStream(): Promise<void> {
     const { jsm } = this.connection!;
-    const prefix = this.settings.subjectPrefix ?? 'events';
-    try {
-      await jsm.streams.info(this.settings.stream);
-    } catch {
-      await jsm.streams.add({
-        name: this.settings.stream,
-        subjects: [`${prefix}.>`],
-        duplicate_window: (this.settings.duplicateWindowMs ?? 120_000) * NANOS_PER_MS,
-      });
+    const { stream } = this.settings;
+    for (let attempt = 1; ; attempt++) {
+      if (await jsm.streams.info(stream).then(() => true, () => false)) return;
+      try {
+        await jsm.streams.add({
+          name: stream,
+          subjects: [`${this.settings.subjectPrefix ?? 'events'}.>`],
+          duplicate_window: (this.settings.duplicateWindowMs ?? 120_000) * NANOS_PER_MS,
+        });
+        return;
+      } catch (error) {
+        if (attempt >= STREAM_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, STREAM_RETRY_MS));
+      }
     }
   }
 
