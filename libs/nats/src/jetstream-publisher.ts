@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { BackgroundLoop } from '@nest-es/core/internal';
 import { EventNotifier } from '@nest-es/core/internal';
@@ -94,7 +95,7 @@ export class JetStreamPublisher implements OnApplicationBootstrap, OnApplication
         return;
       } catch (error) {
         if (attempt >= STREAM_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, STREAM_RETRY_MS));
+        await sleep(STREAM_RETRY_MS);
       }
     }
   }

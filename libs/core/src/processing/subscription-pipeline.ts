@@ -227,8 +227,7 @@ export class SubscriptionPipeline implements BatchHandler, HeldEventStatus {
   /** A commit of no reaction's writes (sagas, process managers): with nothing held, the checkpoint moves in one write. */
   private async commitAlone(held: StoredEvent[], from: number, to: number): Promise<void> {
     if (held.length > 0) return this.parts.checkpoints.run((tx) => this.commit(tx, held, from, to));
-    if (from === to) return;
-    if (!(await this.parts.checkpoints.moveCheckpoint(this.parts.checkpoint, from, to))) throw new CheckpointMovedError(this.parts.checkpoint);
+    await this.moveCheckpoint(from, to, () => this.parts.checkpoints.moveCheckpoint(this.parts.checkpoint, from, to));
   }
 
   /** Records `held` (in position order) and moves the checkpoint from `from` to `to`, in the transaction `tx`. */
@@ -236,8 +235,12 @@ export class SubscriptionPipeline implements BatchHandler, HeldEventStatus {
     for (const { position, aggregateType, aggregateId } of held) {
       await this.parts.checkpoints.holdEvent(tx, { subscriber: this.parts.checkpoint, position, aggregateType, aggregateId });
     }
-    if (from === to) return;
-    if (!(await this.parts.checkpoints.advanceCheckpoint(tx, this.parts.checkpoint, from, to))) throw new CheckpointMovedError(this.parts.checkpoint);
+    await this.moveCheckpoint(from, to, () => this.parts.checkpoints.advanceCheckpoint(tx, this.parts.checkpoint, from, to));
+  }
+
+  /** Moves the checkpoint unless `from` is `to`; another owner having moved it first is a CheckpointMovedError. */
+  private async moveCheckpoint(from: number, to: number, move: () => Promise<boolean>): Promise<void> {
+    if (from !== to && !(await move())) throw new CheckpointMovedError(this.parts.checkpoint);
   }
 
   private async release(tx: unknown, position: number): Promise<void> {
