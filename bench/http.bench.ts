@@ -32,7 +32,8 @@ export interface HttpLoadFigures {
 @Module({ providers: [AccountAggregate] })
 class HttpBenchModule {}
 
-function load(options: HttpLoad): Promise<HttpFigures> {
+/** autocannon's load against `options.url`, from a process of its own. */
+export function load(options: HttpLoad): Promise<HttpFigures> {
   return new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(new URL('./http-load.js', import.meta.url)), [JSON.stringify(options)]);
     child.once('message', (message) => {
@@ -71,18 +72,19 @@ function createApp(module: Parameters<typeof NestFactory.create>[0], adapter: Ht
 }
 
 /** The bench module with HTTP on, as docs/http-api.md bootstraps it on each adapter. */
-function createHttpApp(store: StoreOptions, adapter: HttpAdapterKind): Promise<INestApplication> {
+export function createHttpApp(store: StoreOptions, adapter: HttpAdapterKind): Promise<INestApplication> {
   return createApp({ module: HttpBenchModule, imports: [EventSourcingModule.forRoot({ adapter: typeorm(store), metrics: true }), EventSourcingHttpModule.forRoot()] }, adapter);
 }
 
-async function listen(app: INestApplication): Promise<string> {
+/** Listens on a free loopback port; its URL. */
+export async function listen(app: INestApplication): Promise<string> {
   await app.listen(0, '127.0.0.1');
   return `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
 }
 
 /** The empty route (above) on one adapter at 64 connections, after the same one-second warm-up as the commands. */
 export async function measureEmptyRoute(adapter: HttpAdapterKind, durationMs: number, accounts: number): Promise<HttpFigures> {
-  const app = await createApp(EmptyRouteModule, adapter);
+  const app = await createEmptyRouteApp(adapter);
   try {
     const url = await listen(app);
     await load({ url, connections: 64, durationS: 1, accounts });
@@ -92,7 +94,12 @@ export async function measureEmptyRoute(adapter: HttpAdapterKind, durationMs: nu
   }
 }
 
-const durationSeconds = (durationMs: number) => Math.max(1, Math.round(durationMs / 1000));
+/** The empty route (above) alone, on one adapter. */
+export function createEmptyRouteApp(adapter: HttpAdapterKind): Promise<INestApplication> {
+  return createApp(EmptyRouteModule, adapter);
+}
+
+export const durationSeconds = (durationMs: number) => Math.max(1, Math.round(durationMs / 1000));
 
 /**
  * Commands over the framework's HTTP contract (`POST /commands/bench-account/:id/Deposit`, on

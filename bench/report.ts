@@ -5,6 +5,8 @@ import type { PokerActionFigures } from './poker-action.bench.js';
 import type { PoisonFigures } from './poison.bench.js';
 import type { WorkflowPoisonFigures } from './workflow-poison.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
+import type { HttpProfileFigures } from './http-profile.bench.js';
+import type { MachineInfo } from './machine.js';
 import type { BenchResults, ScaleOutResults, SlowProjectorResults } from './results.js';
 import { httpCeiling } from './targets.js';
 
@@ -149,15 +151,26 @@ function scaleOutRows({ scaleOut, jetStream }: Pick<ScaleOutResults, 'scaleOut' 
 }
 
 /** The table, the machine, the targets and what was skipped. */
+interface RunInfo {
+  mode: string;
+  startedAt: string;
+  machine: MachineInfo;
+}
+
+function machineLine({ machine, mode, startedAt }: RunInfo): string {
+  return (
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.os}; ` +
+    `1-minute load average ${machine.loadAverage.start} at the start, ${machine.loadAverage.end} at the end. Mode: ${mode}, ${startedAt}.`
+  );
+}
+
 function markdown(results: ScaleOutResults | SlowProjectorResults, table: Row[]): string {
-  const { machine } = results;
   const lines = [
     `| figure | SQLite | PostgreSQL |`,
     `|---|---|---|`,
     ...table.map((row) => `| ${row.join(' | ')} |`),
     '',
-    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.os}; ` +
-      `1-minute load average ${machine.loadAverage.start} at the start, ${machine.loadAverage.end} at the end. Mode: ${results.mode}, ${results.startedAt}.`,
+    machineLine(results),
     '',
     ...results.targets.map((target) => `- [${target.met ? 'x' : ' '}] ${target.name}: ${target.detail}`),
     ...results.skipped.map((reason) => `- skipped: ${reason}`),
@@ -178,4 +191,18 @@ export function slowProjectorReport(results: SlowProjectorResults): string {
 /** The same for a run of the scale-out figures alone (`--only scale-out`). */
 export function scaleOutReport(results: ScaleOutResults): string {
   return markdown(results, scaleOutRows(results));
+}
+
+/** The HTTP profile (`--only http-profile`): microseconds of the main thread per request, by what ran. */
+export function httpProfileReport(results: RunInfo & { profile: HttpProfileFigures }): string {
+  const { perSec, rows, samplingIntervalUs } = results.profile;
+  const lines = [
+    `| µs of the main thread per request (SQLite, Fastify, 64 callers) | in process | empty route | HTTP | HTTP beyond the two |`,
+    `|---|---|---|---|---|`,
+    ...rows.map((row) => `| ${row.part} | ${row.inProcess} | ${row.emptyRoute} | ${row.http} | ${signed(row.beyondCeiling)} |`),
+    `| requests/s while profiled | ${perSec.inProcess} | ${perSec.emptyRoute} | ${perSec.http} | |`,
+    '',
+    `Sampled every ${samplingIntervalUs} µs (the profiler slows each run a little). ${machineLine(results)}`,
+  ];
+  return `${lines.join('\n')}\n`;
 }

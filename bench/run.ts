@@ -26,7 +26,8 @@ import { HTTP_ADAPTERS, measureEmptyRoute, measureHttp } from './http.bench.js';
 import { measureJetStream, natsUrl } from './jetstream.bench.js';
 import { measureLive, measureLiveAcross, type LiveFigures } from './live.bench.js';
 import { measureLoneCommand } from './lone-command.bench.js';
-import { markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
+import { measureHttpProfile } from './http-profile.bench.js';
+import { httpProfileReport, markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
 import type { BenchResults, DatabaseCommandFigures, MixedFigures, DatabaseHttpFigures, EmptyRouteFigures, PokerActionResults, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
 import { measureScaleOut } from './scale-out.bench.js';
@@ -315,6 +316,24 @@ async function loneCommandOnly(plan: BenchPlan, url: string): Promise<void> {
   writeFileSync(join(RESULTS_DIR, 'lone-command.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
 
+/**
+ * `--only http-profile`: where a command's time over HTTP goes (SQLite, Fastify), against the in-process
+ * command and the empty route, profiled; kept in bench/results/http-profile.json and .md.
+ */
+async function httpProfileOnly(plan: BenchPlan): Promise<void> {
+  const db = sqliteDatabase();
+  const startedAt = new Date().toISOString();
+  log(`sqlite: profiling commands in process, the empty route and commands over HTTP on fastify, ${plan.httpMs / 1000} s each`);
+  const profile = await measureHttpProfile(db.store, plan.httpMs, plan.accounts).finally(() => db.cleanup());
+  const machine = machineInfo();
+  const results = { mode: plan.mode, startedAt, machine: { ...machine, loadAverage: { ...machine.loadAverage, end: loadAverage() } }, profile };
+  const report = httpProfileReport(results);
+  console.log(report);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(join(RESULTS_DIR, 'http-profile.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(RESULTS_DIR, 'http-profile.md'), report);
+}
+
 /** The poker app on Fastify in a store of its own: one caller's PlayerActions over HTTP with CASCADE. */
 async function benchPokerAction(kind: string, plan: BenchPlan, fresh: () => Promise<BenchDatabase>): Promise<PokerActionFigures> {
   log(`${kind}: the poker app on fastify, ${plan.pokerActions} PlayerActions over HTTP with CASCADE, 1 caller`);
@@ -344,7 +363,7 @@ async function pokerActionOnly(plan: BenchPlan, url: string): Promise<void> {
   writeFileSync(join(RESULTS_DIR, 'poker-action.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
 
-const SECTIONS = ['scale-out', 'slow-projector', 'poison', 'http', 'live', 'lone-command', 'poker-action'] as const;
+const SECTIONS = ['scale-out', 'slow-projector', 'poison', 'http', 'http-profile', 'live', 'lone-command', 'poker-action'] as const;
 
 /** `--only <section>`: one section alone. */
 function onlySection(args: string[]): (typeof SECTIONS)[number] | undefined {
@@ -363,6 +382,7 @@ async function main(): Promise<void> {
   if (only === 'slow-projector') return slowProjectorOnly(plan);
   if (only === 'poison') return poisonOnly(plan, url);
   if (only === 'http') return httpOnly(plan, url);
+  if (only === 'http-profile') return httpProfileOnly(plan);
   if (only === 'live') return liveOnly(plan, url);
   if (only === 'lone-command') return loneCommandOnly(plan, url);
   if (only === 'poker-action') return pokerActionOnly(plan, url);
