@@ -153,17 +153,30 @@ describe('round trips per process-manager step on PostgreSQL', () => {
     await store?.cleanup();
   });
 
-  it('reads neither the step\'s record nor the instance\'s stream', async () => {
+  /** An order placed, then paid with CASCADE: the statements the payment sent. */
+  async function payPlacedOrder(orderId: string): Promise<string[]> {
     const gateway = app.get(CommandGateway);
-    await gateway.send(new PlaceOrder('rt-1', 'apple', 1), { syncMode: SyncMode.CASCADE, correlationId: 'flow-rt-1' });
+    await gateway.send(new PlaceOrder(orderId, 'apple', 1), { syncMode: SyncMode.CASCADE, correlationId: `flow-${orderId}` });
     sent.length = 0;
+    await gateway.send(new PayOrder(orderId), { syncMode: SyncMode.CASCADE, correlationId: `flow-${orderId}` });
+    return [...sent];
+  }
 
-    await gateway.send(new PayOrder('rt-1'), { syncMode: SyncMode.CASCADE, correlationId: 'flow-rt-1' });
-    const during = [...sent];
+  it('reads neither the step\'s record nor the instance\'s stream', async () => {
+    const during = await payPlacedOrder('rt-1');
 
     const settled = (await app.get<EventStore>(EVENT_STORE).readStream({ aggregateType: 'order-flow', aggregateId: 'flow-rt-1' })).map((event) => event.type);
     expect(settled).toEqual(['OrderTracked', 'OrderSettled']);
     expect(during.filter((text) => /FROM es_commands/.test(text))).toEqual([]);
     expect(during.filter((text) => /FROM es_events\s+WHERE aggregate_type = \$1 AND aggregate_id = \$2 AND sequence >/.test(text))).toEqual([]);
+  });
+
+  it("CASCADE: the subscribers take this process's appends without reading them; the wait reads the correlation once per hop", async () => {
+    const during = await payPlacedOrder('rt-2');
+    const subscriberReads = during.filter((text) => text.includes('SELECT head.head, page.*'));
+    const correlationReads = during.filter((text) => /WHERE correlation_id = \$1 AND position >/.test(text));
+    expect(subscriberReads).toEqual([]);
+    // PayOrder's event, then the process manager's OrderSettled: a read after each hop, the last finding nothing new.
+    expect(correlationReads).toHaveLength(2);
   });
 });

@@ -95,14 +95,14 @@ export class SyncWaiter {
         return;
       }
       const first = result.events[0].position;
-      let known = -1;
+      // The command's own events first: what followed from them is read once their subscribers passed them.
+      let cascade: readonly StoredEvent[] = result.events;
       for (;;) {
-        const events = await this.store.readByCorrelation(correlationId, { afterPosition: first - 1 });
-        const cascade = events.length > 0 ? events : result.events;
         await this.until(deadline, result, view, this.needs(cascade, ALL_KINDS), progress);
+        const events = await this.store.readByCorrelation(correlationId, { afterPosition: first - 1 });
         // Sagas checkpoint only after what they emitted is stored: no new event now means the cascade is done.
-        if (cascade.length === known) return;
-        known = cascade.length;
+        if (events.length <= cascade.length) return;
+        cascade = events;
       }
     } finally {
       view.close();

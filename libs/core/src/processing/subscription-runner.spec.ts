@@ -187,9 +187,11 @@ describe('SubscriptionRunner', () => {
       const { store: noting, reads } = notingReads();
       const notifier = new EventNotifier();
       const handled: number[] = [];
+      const delivered: StoredEvent[] = [];
       const handler: BatchHandler = {
         async handle(events: StoredEvent[], _from: number, to: number) {
           handled.push(...events.map((event) => event.position));
+          delivered.push(...events);
           await checkpoints.save(name, to);
           return true;
         },
@@ -200,20 +202,35 @@ describe('SubscriptionRunner', () => {
       const runner = new SubscriptionRunner(subscriber(name), handler, noting, checkpoints, notifier, noPoll);
       await runner.start();
       await until(() => reads.length === 1);
-      return { runner, reads, notifier, handled };
+      return { runner, reads, notifier, handled, delivered };
     }
 
-    it("passes this process's appends of events it ignores without a read, and reads for one it handles", async () => {
-      const { runner, reads, notifier, handled } = await caughtUp('passes');
+    it("passes this process's appends of events it ignores, and takes those it handles as a read gives them, without a read", async () => {
+      const { runner, reads, notifier, handled, delivered } = await caughtUp('takes');
       try {
         const ignored = await appendEvents(3, undefined, 'Tocked');
         notifier.appended(ignored);
         await until(() => runner.currentPosition === ignored[2].position);
+        const ticked = await appendEvents(2);
+        notifier.appended(ticked);
+        await until(() => handled.length === 2);
+        expect(handled).toEqual(ticked.map((event) => event.position));
+        expect(delivered).toStrictEqual(await store.readAll({ afterPosition: ignored[2].position, limit: 2 }));
         expect(reads).toHaveLength(1);
+        expect(await checkpoints.load('takes')).toBe(ticked[1].position);
+      } finally {
+        await runner.stop();
+      }
+    });
+
+    it('reads when an event it handles follows a position it did not hear of', async () => {
+      const { runner, reads, notifier, handled } = await caughtUp('unheard');
+      try {
+        const [unheard] = await append(1);
         const ticked = await appendEvents(1);
         notifier.appended(ticked);
-        await until(() => handled.length === 1);
-        expect(handled).toEqual([ticked[0].position]);
+        await until(() => handled.length === 2);
+        expect(handled).toEqual([unheard, ticked[0].position]);
         expect(reads).toHaveLength(2);
       } finally {
         await runner.stop();

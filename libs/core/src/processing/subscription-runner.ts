@@ -5,7 +5,7 @@ import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { EventPage, PartitionReads } from '../store/event-store.js';
 import type { StoredEvent } from '../model/event-envelope.js';
 import type { BatchHandler } from './batch-handler.js';
-import { AppendsHeard } from './appends-heard.js';
+import { AppendsHeard, type HeardRun } from './appends-heard.js';
 import { BackgroundLoop } from './background-loop.js';
 import { isFinalDeliveryError } from './delivery-errors.js';
 import { checkpointName, partitionOf, WHOLE, type Partition } from '../discovery/subscriber-partitions.js';
@@ -46,8 +46,10 @@ export class SubscriptionRunner {
   private readonly readFilter: Partition;
   /** The event types the subscriber handles: the store reads no others. */
   private readonly handledTypes: readonly string[];
-  /** Lets a caught-up subscription pass this process's appends of events it ignores without a read. */
+  /** Lets a caught-up subscription take this process's appends without a read. */
   private readonly heard: AppendsHeard;
+  /** A run of this process's appends the idle wait found, for the next step to take. */
+  private local?: HeardRun;
 
   constructor(
     readonly subscriber: SubscriberDefinition,
@@ -75,6 +77,7 @@ export class SubscriptionRunner {
     await this.handler.restore?.();
     this.failures = 0;
     this.readAhead = undefined;
+    this.local = undefined;
     this.heard.listen();
     this.loop.start(
       () => this.iterate(),
@@ -91,7 +94,6 @@ export class SubscriptionRunner {
   private async iterate(): Promise<void> {
     try {
       const seen = this.notifier.appendCount;
-      this.heard.reading();
       const idle = await this.step();
       const held = await this.handler.retryHeld?.();
       if (held?.settled) this.checkpointed();
@@ -106,22 +108,26 @@ export class SubscriptionRunner {
     }
   }
 
-  /** Reads and handles one batch; true when it read up to the head (nothing more to read now). */
+  /** Reads (or takes from this process's appends) and handles one batch; true when it got to the head (nothing more to read now). */
   private async step(): Promise<boolean> {
-    const limit = this.subscriber.options.batchSize ?? DEFAULT_BATCH_SIZE;
-    const { events, scannedTo: to } = await this.read(limit);
+    const limit = this.batchSize;
+    const taken = this.taken(limit);
+    const { events, scannedTo: to } = taken ?? (await this.read(limit));
     if (events.length === 0) {
       // Caught up; the read may still have moved over other partitions' events.
+      this.heard.caughtUp(true);
       this.position = to;
       await this.saveIdlePosition(false);
       return true;
     }
     // A full batch means the subscriber is behind (catching up): the store reads the next batch while
     // this one is handled, so reading and handling overlap instead of taking turns.
-    if (events.length === limit) this.readAhead = { after: to, page: this.readPage(to, limit) };
+    if (!taken && events.length === limit) this.readAhead = { after: to, page: this.readPage(to, limit) };
     const relevant = events.filter((event) => this.handles(event));
-    // A page short of the limit read up to the head: what came after it wakes the subscription.
-    const caughtUp = events.length < limit;
+    // A page short of the limit read up to the head: what came after it wakes the subscription. After
+    // a run taken from this process's appends, the idle wait looks for the next one first.
+    const caughtUp = taken !== undefined || events.length < limit;
+    this.heard.caughtUp(caughtUp);
     if (relevant.length === 0) {
       this.position = to;
       return caughtUp;
@@ -132,6 +138,7 @@ export class SubscriptionRunner {
       return caughtUp;
     }
     // Another instance moved the checkpoint: continue from where it got to (held events after it).
+    this.local = undefined;
     this.stored = this.position = await this.checkpoints.load(this.name);
     await this.handler.restore?.();
     return false;
@@ -144,10 +151,14 @@ export class SubscriptionRunner {
   private async idle(ms: number, seen: number): Promise<void> {
     const until = Date.now() + ms;
     for (;;) {
-      const passable = this.heard.passable(this.position);
-      if (passable === undefined || this.loop.stopped) return;
-      if (passable > this.position) {
-        this.position = passable;
+      const run = this.loop.stopped ? undefined : this.heard.next(this.position, this.batchSize);
+      if (run === undefined) return;
+      if (run.events.length > 0) {
+        this.local = run;
+        return;
+      }
+      if (run.to > this.position) {
+        this.position = run.to;
         await this.saveIdlePosition(false);
       }
       const left = until - Date.now();
@@ -170,6 +181,20 @@ export class SubscriptionRunner {
     return nextDueAt === undefined ? this.settings.pollIntervalMs : Math.max(0, Math.min(this.settings.pollIntervalMs, nextDueAt - Date.now()));
   }
 
+  private get batchSize(): number {
+    return this.subscriber.options.batchSize ?? DEFAULT_BATCH_SIZE;
+  }
+
+  /**
+   * This process's appends that follow on from the position, taken as committed instead of read: what
+   * the idle wait found, or, after a batch, the next run heard of (unless a read ahead is under way).
+   */
+  private taken(limit: number): EventPage | undefined {
+    const run = this.local ?? (this.readAhead ? undefined : this.heard.next(this.position, limit));
+    this.local = undefined;
+    return run && run.events.length > 0 ? { events: run.events, scannedTo: run.to } : undefined;
+  }
+
   private read(limit: number): Promise<EventPage> {
     const ahead = this.readAhead;
     this.readAhead = undefined;
@@ -178,6 +203,7 @@ export class SubscriptionRunner {
   }
 
   private readPage(afterPosition: number, limit: number): Promise<EventPage> {
+    this.heard.reading();
     const page = this.store.readPartition({ afterPosition, limit, partition: this.readFilter, types: this.handledTypes });
     // A read ahead that is never used must not fail unobserved; a used one rethrows to its reader.
     page.catch(() => undefined);
