@@ -64,8 +64,9 @@ function timeByPart(profile: Profiler.Profile): { byPart: Map<string, number>; t
   let total = 0;
   profile.samples!.forEach((id, index) => {
     const us = profile.timeDeltas![index] ?? 0;
+    const of = part(id);
     total += us;
-    byPart.set(part(id), (byPart.get(part(id)) ?? 0) + us);
+    byPart.set(of, (byPart.get(of) ?? 0) + us);
   });
   return { byPart, total };
 }

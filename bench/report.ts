@@ -150,7 +150,6 @@ function scaleOutRows({ scaleOut, jetStream }: Pick<ScaleOutResults, 'scaleOut' 
   return rows;
 }
 
-/** The table, the machine, the targets and what was skipped. */
 interface RunInfo {
   mode: string;
   startedAt: string;
@@ -164,6 +163,7 @@ function machineLine({ machine, mode, startedAt }: RunInfo): string {
   );
 }
 
+/** The table, the machine, the targets and what was skipped. */
 function markdown(results: ScaleOutResults | SlowProjectorResults, table: Row[]): string {
   const lines = [
     `| figure | SQLite | PostgreSQL |`,

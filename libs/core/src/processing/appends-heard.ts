@@ -1,5 +1,6 @@
 import type { StoredEvent } from '../model/event-envelope.js';
 import type { EventNotifier } from '../runtime/event-notifier.js';
+import { jsonCopy } from '../store/memory/json-copy.js';
 
 /** More positions than this heard and not yet passed (a subscription catching up, a long gap): read instead of keeping them. */
 const MAX_HEARD = 10_000;
@@ -108,10 +109,5 @@ export class AppendsHeard {
 
 /** The event as a read returns it: its own objects, the payload and metadata as JSON gives them back. */
 function copyOf(event: StoredEvent): StoredEvent {
-  return {
-    ...event,
-    payload: JSON.parse(JSON.stringify(event.payload ?? null)) as unknown,
-    metadata: JSON.parse(JSON.stringify(event.metadata)) as StoredEvent['metadata'],
-    occurredAt: new Date(event.occurredAt.getTime()),
-  };
+  return { ...event, payload: jsonCopy(event.payload), metadata: jsonCopy(event.metadata), occurredAt: new Date(event.occurredAt.getTime()) };
 }
