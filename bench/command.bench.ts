@@ -29,8 +29,22 @@ export async function warmAccounts(app: INestApplicationContext, accounts: numbe
   );
 }
 
+/** What a closed loop of callers did: each command's latency and the time they all took. */
+export interface CommandRun {
+  concurrency: number;
+  latencies: number[];
+  seconds: number;
+}
+
+/** The figures of one or more runs of the same callers, taken as one. */
+export function commandFigures(...runs: CommandRun[]): CommandFigures {
+  const latencies = runs.flatMap((run) => run.latencies);
+  const seconds = runs.reduce((total, run) => total + run.seconds, 0);
+  return { concurrency: runs[0].concurrency, ...distribution(latencies), perSec: round(latencies.length / seconds) };
+}
+
 /** `concurrency` callers each send one Deposit after another to random accounts until the time is up. */
-export async function measureCommands(app: INestApplicationContext, concurrency: number, durationMs: number, accounts: number): Promise<CommandFigures> {
+export async function runCommands(app: INestApplicationContext, concurrency: number, durationMs: number, accounts: number): Promise<CommandRun> {
   const gateway = app.get(CommandGateway);
   const latencies: number[] = [];
   const started = performance.now();
@@ -44,8 +58,11 @@ export async function measureCommands(app: INestApplicationContext, concurrency:
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  return { concurrency, ...distribution(latencies), perSec: round(latencies.length / seconds) };
+  return { concurrency, latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+export async function measureCommands(app: INestApplicationContext, concurrency: number, durationMs: number, accounts: number): Promise<CommandFigures> {
+  return commandFigures(await runCommands(app, concurrency, durationMs, accounts));
 }
 
 const TICK_MS = 5;
@@ -81,7 +98,7 @@ export const MIXED_WARM_FOLLOW_UPS = 3;
  * commands pay the cold load (its snapshot and events read) as they would after a restart or for
  * rarely seen aggregates.
  */
-export async function measureMixed(app: INestApplicationContext, concurrency: number, accountIds: string[]): Promise<CommandFigures & { coldShare: number }> {
+export async function runMixed(app: INestApplicationContext, concurrency: number, accountIds: string[]): Promise<CommandRun> {
   const gateway = app.get(CommandGateway);
   const latencies: number[] = [];
   let next = 0;
@@ -97,6 +114,12 @@ export async function measureMixed(app: INestApplicationContext, concurrency: nu
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  return { concurrency, ...distribution(latencies), perSec: round(latencies.length / seconds), coldShare: round(1 / (1 + MIXED_WARM_FOLLOW_UPS)) };
+  return { concurrency, latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The share of the mixed workload's commands that load their aggregate cold. */
+export const MIXED_COLD_SHARE = round(1 / (1 + MIXED_WARM_FOLLOW_UPS));
+
+export async function measureMixed(app: INestApplicationContext, concurrency: number, accountIds: string[]): Promise<CommandFigures & { coldShare: number }> {
+  return { ...commandFigures(await runMixed(app, concurrency, accountIds)), coldShare: MIXED_COLD_SHARE };
 }

@@ -70,8 +70,8 @@ function rows(results: BenchResults): Row[] {
     return figures ? `${figures.commitsPerSec}/s` : '-';
   };
   const serialRaw = (db: 'sqlite' | 'postgres') => {
-    const figures = results.raw[db];
-    return figures ? `${figures.serialCommitsPerSec}/s` : '-';
+    const around = [results.command[db]?.c1, results.command[db]?.mixed?.c1].filter((figures) => figures !== undefined);
+    return around.length ? around.map((figures) => `${figures.rawSerialPerSec}/s`).join(' / ') : '-';
   };
   const { memory } = results;
   return [
@@ -84,10 +84,11 @@ function rows(results: BenchResults): Row[] {
       sqlite ? pair(sqlite.moderate.p50Ms, sqlite.moderate.p99Ms) : '-',
       postgres ? pair(postgres.moderate.p50Ms, postgres.moderate.p99Ms) : '-',
     ],
+    ['mixed workload, 1 caller, the first run in a new application (with the process warm-up; no target)', command(sqlite?.mixed?.afterBoot), command(postgres?.mixed?.afterBoot)],
     ['mixed workload (a quarter of the commands on uncached aggregates), 1 caller', command(sqlite?.mixed?.c1), command(postgres?.mixed?.c1)],
     ['mixed workload, 64 callers', command(sqlite?.mixed?.c64), command(postgres?.mixed?.c64)],
     ['raw driver, 1 row per transaction, 64 callers', raw('sqlite'), raw('postgres')],
-    ['raw driver, 1 row per transaction, 1 caller', serialRaw('sqlite'), serialRaw('postgres')],
+    ['raw driver, 1 row per transaction, 1 caller, timed in turns with the 1-caller commands / the mixed workload at 1 caller', serialRaw('sqlite'), serialRaw('postgres')],
     [
       'appends/s of 1 / 2 / 3 processes at once, 64 callers each (the append lock)',
       '-',

@@ -1,3 +1,4 @@
+import type { BesideRaw } from './beside-raw.js';
 import type { CommandFigures, RateFigures } from './command.bench.js';
 import type { AppendLockFigures } from './append-lock.bench.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
@@ -15,7 +16,7 @@ import type { ScaleOutFigures } from './scale-out.bench.js';
 import type { SlowProjectorFigures } from './slow-projector.bench.js';
 
 export interface DatabaseCommandFigures {
-  c1: CommandFigures;
+  c1: BesideRaw<CommandFigures>;
   c16: CommandFigures;
   c64: CommandFigures;
   /** Latency at a moderate load: a steady rate well below what the store can take. */
@@ -25,16 +26,20 @@ export interface DatabaseCommandFigures {
 }
 
 export interface MixedFigures {
-  c1: CommandFigures & { coldShare: number };
-  c64: CommandFigures & { coldShare: number };
+  /** The first run in a new application: it also pays the process's warm-up. */
+  afterBoot: MixedRunFigures;
+  c1: BesideRaw<MixedRunFigures>;
+  c64: MixedRunFigures;
 }
+
+type MixedRunFigures = CommandFigures & { coldShare: number };
 
 export interface RawCommitFigures {
   callers: number;
   /** PostgreSQL: the pool size, the store's. */
   connections: number;
   commitsPerSec: number;
-  /** One caller committing one row per transaction after another. */
+  /** One caller committing one row per transaction after another, timed around the one-caller command figure. */
   serialCommitsPerSec: number;
 }
 
