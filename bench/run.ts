@@ -6,10 +6,10 @@ import type { DataSource } from 'typeorm';
 import { CommandGateway } from '@nest-es/core';
 import { EVENT_SOURCING_DATA_SOURCE } from '@nest-es/typeorm';
 import { bootBenchApp } from './bench-app.js';
-import { BESIDE_RAW_SLICES, besideSerialRaw } from './beside-raw.js';
+import { BESIDE_RAW_SLICES, besideSerialRaw, type BesideRaw } from './beside-raw.js';
 import { measureAppendLock } from './append-lock.bench.js';
 import { measureCatchUp } from './catch-up.bench.js';
-import { measureAtRate, measureCommands, measureMixed, MIXED_COLD_SHARE, MIXED_WARM_FOLLOW_UPS, runCommands, runMixed, warmAccounts } from './command.bench.js';
+import { measureAtRate, measureCommands, measureMixed, MIXED_COLD_SHARE, MIXED_WARM_FOLLOW_UPS, runCommands, runMixed, warmAccounts, type CommandFigures } from './command.bench.js';
 import { Deposit } from './bench-aggregates.js';
 import { postgresDatabase, postgresUrl, sqliteDatabase, type BenchDatabase } from './databases.js';
 import { loadAverage, machineInfo } from './machine.js';
@@ -34,7 +34,7 @@ import type { BenchResults, DatabaseCommandFigures, MixedFigures, DatabaseHttpFi
 import { measureScaleOut } from './scale-out.bench.js';
 import { measureSlowProjector, SLOW_PROJECTOR_MS } from './slow-projector.bench.js';
 import { round } from './stats.js';
-import { checkTargets, httpTargets, liveTargets, pokerActionTargets, poisonTargets, scaleOutTargets, slowProjectorTargets, workflowPoisonTargets } from './targets.js';
+import { checkTargets, httpTargets, liveTargets, oneCallerTargets, pokerActionTargets, poisonTargets, scaleOutTargets, slowProjectorTargets, workflowPoisonTargets } from './targets.js';
 
 const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
 const RAW_CALLERS = 64;
@@ -77,12 +77,10 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Pr
     let rawFigures: RawCommitFigures;
     try {
       log(`${db.kind}: commands (warm-up, 1 caller, ${plan.moderateRatePerSec}/s, 16 and 64 callers), then the raw driver at ${RAW_CALLERS} callers and at 1`);
-      await warmAccounts(app, plan.accounts);
-      await measureCommands(app, 64, plan.warmupMs, plan.accounts);
       // The light loads first: the database's background work after the heaviest run (checkpoints,
-      // vacuum) would land in whatever is measured next. The raw driver's serial commits run in turns
-      // with the one-caller figure, its 64 callers right after the framework's.
-      const c1 = await besideSerialRaw(raw, plan.rawCommitMs, () => runCommands(app, 1, plan.commandMs / BESIDE_RAW_SLICES, plan.accounts));
+      // vacuum) would land in whatever is measured next. The raw driver's 64 callers run right after
+      // the framework's.
+      const c1 = await warmOneCaller(app, raw, plan);
       const moderate = await measureAtRate(app, plan.moderateRatePerSec, plan.commandMs, plan.accounts);
       const c16 = await measureCommands(app, 16, plan.commandMs, plan.accounts);
       const c64 = await measureCommands(app, 64, plan.commandMs, plan.accounts);
@@ -106,6 +104,13 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Pr
   } finally {
     await raw.close();
   }
+}
+
+/** The accounts warmed and cached, then one caller in turns with the raw driver's serial commits. */
+async function warmOneCaller(app: INestApplicationContext, raw: RawDriver, plan: BenchPlan): Promise<BesideRaw<CommandFigures>> {
+  await warmAccounts(app, plan.accounts);
+  await measureCommands(app, 64, plan.warmupMs, plan.accounts);
+  return besideSerialRaw(raw, plan.rawCommitMs, () => runCommands(app, 1, plan.commandMs / BESIDE_RAW_SLICES, plan.accounts));
 }
 
 /**
@@ -330,6 +335,38 @@ async function loneCommandOnly(plan: BenchPlan, url: string): Promise<void> {
 }
 
 /**
+ * `--only one-caller`: the two one-caller PostgreSQL figures the 0.6x targets read (warm, and the
+ * mixed workload in a new application), each in turns with the raw driver's serial commits, printed
+ * with their targets and kept in bench/results/one-caller.json.
+ */
+async function oneCallerOnly(plan: BenchPlan, url: string): Promise<void> {
+  const db = await postgresDatabase(url);
+  if ('skipped' in db) throw new Error(db.skipped);
+  const startedAt = new Date().toISOString();
+  const raw = await openRaw(db);
+  try {
+    log('postgres: commands at 1 caller on cached accounts, in turns with the raw driver');
+    const app = await bootBenchApp(db.store);
+    let c1: BesideRaw<CommandFigures>;
+    try {
+      c1 = await warmOneCaller(app, raw, plan);
+      await seedMixedAccounts(app);
+    } finally {
+      await app.close();
+    }
+    const mixed = await measureMixedWorkload(db, raw, plan);
+    const machine = machineInfo();
+    const results = { mode: plan.mode, startedAt, machine: { ...machine, loadAverage: { ...machine.loadAverage, end: loadAverage() } }, c1, mixed, targets: oneCallerTargets(c1, mixed) };
+    console.log(JSON.stringify(results, null, 2));
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    writeFileSync(join(RESULTS_DIR, 'one-caller.json'), `${JSON.stringify(results, null, 2)}\n`);
+  } finally {
+    await raw.close();
+    await db.cleanup();
+  }
+}
+
+/**
  * `--only http-profile`: where a command's time over HTTP goes (SQLite, Fastify), against the in-process
  * command and the empty route, profiled; kept in bench/results/http-profile.json and .md.
  */
@@ -376,7 +413,7 @@ async function pokerActionOnly(plan: BenchPlan, url: string): Promise<void> {
   writeFileSync(join(RESULTS_DIR, 'poker-action.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
 
-const SECTIONS = ['scale-out', 'slow-projector', 'poison', 'http', 'http-profile', 'live', 'lone-command', 'poker-action'] as const;
+const SECTIONS = ['scale-out', 'slow-projector', 'poison', 'http', 'http-profile', 'live', 'lone-command', 'one-caller', 'poker-action'] as const;
 
 /** `--only <section>`: one section alone. */
 function onlySection(args: string[]): (typeof SECTIONS)[number] | undefined {
@@ -398,6 +435,7 @@ async function main(): Promise<void> {
   if (only === 'http-profile') return httpProfileOnly(plan);
   if (only === 'live') return liveOnly(plan, url);
   if (only === 'lone-command') return loneCommandOnly(plan, url);
+  if (only === 'one-caller') return oneCallerOnly(plan, url);
   if (only === 'poker-action') return pokerActionOnly(plan, url);
   const startedAt = new Date().toISOString();
   const machine = machineInfo();
