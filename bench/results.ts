@@ -39,8 +39,6 @@ export interface RawCommitFigures {
   /** PostgreSQL: the pool size, the store's. */
   connections: number;
   commitsPerSec: number;
-  /** One caller committing one row per transaction after another, timed around the one-caller command figure. */
-  serialCommitsPerSec: number;
 }
 
 /** Commands over HTTP (autocannon) on each of Nest's adapters, beside the in-process figures of `command`. */

@@ -87,7 +87,7 @@ async function benchDatabase(db: BenchDatabase, plan: BenchPlan, fresh: () => Pr
       command = { c1, c16, c64, moderate };
       const connections = storeConnections(app.get<DataSource>(EVENT_SOURCING_DATA_SOURCE));
       const commitsPerSec = round(await raw.commitsPerSecond(RAW_CALLERS, plan.rawCommitMs, connections));
-      rawFigures = { callers: RAW_CALLERS, connections, commitsPerSec, serialCommitsPerSec: c1.rawSerialPerSec };
+      rawFigures = { callers: RAW_CALLERS, connections, commitsPerSec };
       await seedMixedAccounts(app);
     } finally {
       await app.close();
