@@ -12,6 +12,8 @@ import { ConcurrencyError, DuplicateCommandError } from '@nest-es/core/adapter';
 import { stringHashCode } from '@nest-es/core/internal';
 import type { PostgresSqlClient } from './postgres-sql-client.js';
 import { sqlClientFor } from './sql-client-for.js';
+import { ONE_EVENT_APPEND_SQL } from './postgres-one-event-append.js';
+import { APPEND_LOCK_SQL } from './postgres-event-store.js';
 import { TypeOrmEventStore } from './typeorm-event-store.js';
 
 if (process.env.ES_TEST_DB !== 'postgres') {
@@ -148,6 +150,28 @@ describe('PostgreSQL appends: a lone append', () => {
     expect(rows).toEqual([{ sequence_before: 1, sequence_after: 3, fingerprint: 'f-1', aggregate_hash: stringHashCode(stream.aggregateId) }]);
   });
 
+  it('of one event with no command id goes as one plain statement, its columns and position stored as es_append_stream stores them', async () => {
+    const stream = newStream();
+    await store.append(request(stream, 0));
+    const one = request(stream, 1);
+    one.events[0] = {
+      ...one.events[0],
+      payload: { text: 'quote " and \\ backslash', nested: [1, { deep: null }] },
+      metadata: { ...one.events[0].metadata, causationId: 'cause', externalId: 'ext-1', tenant: 't-1' },
+    };
+    const { outcomes, texts } = await appendTogether([one]);
+    expect(texts).toEqual([ONE_EVENT_APPEND_SQL]);
+    expect(outcomes[0]).toMatchObject({ status: 'fulfilled', value: { sequence: 2 } });
+    const stored = await store.readStream(stream);
+    expect(stored[1]).toMatchObject({ sequence: 2, type: 'Ticked', schemaVersion: 1, payload: one.events[0].payload, metadata: one.events[0].metadata });
+    expect(stored[1].position).toBeGreaterThan(stored[0].position);
+    const { rows } = await sql.query<{ aggregate_hash: number }>({
+      text: 'SELECT aggregate_hash FROM es_events WHERE event_id = $1',
+      values: [one.events[0].metadata.eventId],
+    });
+    expect(rows).toEqual([{ aggregate_hash: stringHashCode(stream.aggregateId) }]);
+  });
+
   it('refuses a stale expectation and a recorded command id in one statement each, writing nothing', async () => {
     const stream = newStream();
     const commandId = randomUUID();
@@ -160,6 +184,115 @@ describe('PostgreSQL appends: a lone append', () => {
     expect(repeated.texts).toHaveLength(1);
     expect((repeated.outcomes[0] as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateCommandError);
     expect(await store.streamSequence(stream)).toBe(1);
+  });
+});
+
+/**
+ * Runs `append` while another writer holds the append lock (as a concurrent es_append does): once the
+ * append waits for the lock, so its statement's snapshot is taken, the holder runs `write` and commits.
+ */
+async function appendWhileLockHeld<T>(append: () => Promise<T>, write: (client: pg.Client) => Promise<unknown>): Promise<PromiseSettledResult<T>> {
+  const holder = sql.dedicatedConnection();
+  await holder.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query(APPEND_LOCK_SQL);
+    let settled = false;
+    const appended = Promise.allSettled([append()]).finally(() => (settled = true));
+    // An append that does not wait for the lock settles first: the holder's write then decides the test.
+    await untilWaitingForAppendLock(() => settled);
+    await write(holder);
+    await holder.query('COMMIT');
+    return (await appended)[0];
+  } finally {
+    await holder.end();
+  }
+}
+
+/** Resolves once a statement waits for an advisory lock (the append lock), or once `settled()` says the append ended. */
+async function untilWaitingForAppendLock(settled: () => boolean): Promise<void> {
+  while (!settled()) {
+    const { rows } = await sql.query<{ waiting: number }>({
+      text: `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory' AND datname = current_database()`,
+    });
+    if (rows[0].waiting > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const insertEvent = (client: pg.Client, stream: StreamId) =>
+  client.query<{ position: string }>(
+    `INSERT INTO es_events (aggregate_type, aggregate_id, sequence, event_type, schema_version, payload, occurred_at, event_id, correlation_id)
+     VALUES ($1, $2, 1, 'Ticked', 1, '{}', now(), $3, 'other') RETURNING position`,
+    [stream.aggregateType, stream.aggregateId, randomUUID()],
+  );
+
+describe('PostgreSQL appends: a lone append racing another writer', () => {
+  // The one-event statement reads the stream's state from its snapshot, taken before it waits for the
+  // append lock: what the lock's holder commits meanwhile is caught by the unique keys instead.
+  // es_append_stream (a command id to record) reads after the lock.
+  it('is refused with the stream as it now is when the holder wrote the same sequence, and writes nothing', async () => {
+    const stream = newStream();
+    const outcome = await appendWhileLockHeld(() => store.append(request(stream, 0)), (client) => insertEvent(client, stream));
+    expect(outcome).toMatchObject({ status: 'rejected', reason: { expectedSequence: 0, actualSequence: 1 } });
+    expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+    expect((await store.readStream(stream)).map((e) => e.metadata.correlationId)).toEqual(['other']);
+  });
+
+  it('is refused as a duplicate when the holder recorded the same command id, and writes nothing', async () => {
+    const stream = newStream();
+    const commandId = randomUUID();
+    const outcome = await appendWhileLockHeld(
+      () => store.append(request(stream, 0, commandId)),
+      (client) =>
+        client.query(
+          `INSERT INTO es_commands (aggregate_type, aggregate_id, command_id, sequence_before, sequence_after, created_at)
+           VALUES ($1, $2, $3, 0, 0, now())`,
+          [stream.aggregateType, stream.aggregateId, commandId],
+        ),
+    );
+    expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateCommandError);
+    expect(await store.streamSequence(stream)).toBe(0);
+  });
+
+  it('takes its positions only once it holds the lock, so they follow commit order', async () => {
+    const stream = newStream();
+    let held = 0;
+    const outcome = await appendWhileLockHeld(
+      () => store.append(request(stream, 0)),
+      async (client) => {
+        held = Number((await insertEvent(client, newStream())).rows[0].position);
+      },
+    );
+    expect(outcome.status).toBe('fulfilled');
+    const [event] = await store.readStream(stream);
+    expect(event.position).toBeGreaterThan(held);
+  });
+});
+
+describe('PostgreSQL appends: the wake-up of a lone append', () => {
+  it('is sent once per append that wrote events, of one event or more, with the payload announced, and not for one refused', async () => {
+    const announcing = await TypeOrmEventStore.create(db.dataSource);
+    announcing.announceAppends('from-this-instance');
+    const listener = sql.dedicatedConnection();
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (message) => heard.push(message.payload ?? ''));
+    try {
+      const { rows } = await listener.query<{ channel: string }>(`SELECT 'es_wake_' || current_schema() AS channel`);
+      await listener.query(`LISTEN ${listener.escapeIdentifier(rows[0].channel)}`);
+      const stream = newStream();
+      const two = request(stream, 0);
+      two.events = [...two.events, { ...two.events[0], metadata: { ...two.events[0].metadata, eventId: randomUUID() } }];
+      await announcing.append(two);
+      await announcing.append(request(stream, 2));
+      await expect(announcing.append(request(stream, 0))).rejects.toBeInstanceOf(ConcurrencyError);
+      // A round trip on the listener's own connection: notifications sent before it have arrived.
+      await listener.query('SELECT 1');
+      expect(heard).toEqual(['from-this-instance', 'from-this-instance']);
+    } finally {
+      await listener.end();
+    }
   });
 });
 

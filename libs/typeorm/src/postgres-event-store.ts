@@ -6,6 +6,7 @@ import { AppendPlan, commandKey, type AppendOutcome, type PlannedEvent } from '.
 import { encodeMetadata } from './event-codec.js';
 import type { AppendFault, AppendWriter } from './group-commit.js';
 import type { PostgresSqlClient } from './postgres-sql-client.js';
+import { ONE_EVENT_APPEND_SQL } from './postgres-one-event-append.js';
 import { pgQuery } from './postgres-statements.js';
 
 /**
@@ -97,23 +98,23 @@ export class PostgresAppendWriter implements AppendWriter {
     return typeof code === 'string' && (code.startsWith('23') || code.startsWith('22')) ? 'request' : null;
   }
 
-  /** A batch of one request: its stream's state and its command id checked, then its events inserted, by es_append_stream. */
+  /**
+   * A batch of one request: its stream's state and its command id checked, then its events inserted, by
+   * es_append_stream; one event with no command id to record goes as its own plain statement.
+   */
   private async sendLone(plan: AppendPlan, stream: StreamId, assumed: AssumedState): Promise<AppendRow[]> {
+    const head = [stream.aggregateType, stream.aggregateId, stringHashCode(stream.aggregateId), assumed.sequences.get(streamKey(stream)) ?? 0];
     // Sent only while the request is accepted by its plan (a refused one is decided above): its command record is the one to check.
     const command = plan.commands[0];
-    const { rows } = await this.sql.query<AppendRow>(
-      pgQuery(APPEND_STREAM_SQL, [
-        stream.aggregateType,
-        stream.aggregateId,
-        stringHashCode(stream.aggregateId),
-        assumed.sequences.get(streamKey(stream)) ?? 0,
-        command?.commandId ?? null,
-        command?.fingerprint ?? null,
-        JSON.stringify(plan.events.map(eventRow)),
-        this.wakeUp,
-      ], this.sql.types),
-    );
-    return rows;
+    const query =
+      command === undefined && plan.events.length === 1
+        ? pgQuery(ONE_EVENT_APPEND_SQL, [...head, ...oneEventColumns(plan.events[0]), this.wakeUp], this.sql.types)
+        : pgQuery(
+            APPEND_STREAM_SQL,
+            [...head, command?.commandId ?? null, command?.fingerprint ?? null, JSON.stringify(plan.events.map(eventRow)), this.wakeUp],
+            this.sql.types,
+          );
+    return (await this.sql.query<AppendRow>(query)).rows;
   }
 
   private async send(plan: AppendPlan, streams: StreamId[], requests: readonly AppendRequest[], assumed: AssumedState): Promise<AppendRow[]> {
@@ -166,6 +167,23 @@ function eventRow({ sequence, event, occurredAt }: PlannedEvent) {
     causation_id: metadata.causationId,
     external_id: metadata.externalId,
   };
+}
+
+/** An event's columns as ONE_EVENT_APPEND_SQL takes them, in eventRow's order after the sequence. */
+function oneEventColumns(planned: PlannedEvent): unknown[] {
+  const row = eventRow(planned);
+  return [
+    row.event_type,
+    row.schema_version,
+    row.payload === undefined ? null : JSON.stringify(row.payload),
+    row.metadata === null ? null : JSON.stringify(row.metadata),
+    row.occurred_at,
+    row.event_id,
+    row.command_id,
+    row.correlation_id,
+    row.causation_id,
+    row.external_id,
+  ];
 }
 
 function uncheckedCommands(requests: readonly AppendRequest[], assumed: AssumedState): AppendRequest[] {
