@@ -13,7 +13,7 @@ import { stringHashCode } from '@nest-es/core/internal';
 import type { PostgresSqlClient } from './postgres-sql-client.js';
 import { sqlClientFor } from './sql-client-for.js';
 import { ONE_EVENT_APPEND_SQL } from './postgres-one-event-append.js';
-import { APPEND_LOCK_SQL } from './postgres-event-store.js';
+import { APPEND_LOCK_SQL } from './postgres-append-lock.js';
 import { TypeOrmEventStore } from './typeorm-event-store.js';
 
 if (process.env.ES_TEST_DB !== 'postgres') {

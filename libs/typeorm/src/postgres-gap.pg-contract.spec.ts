@@ -10,7 +10,7 @@ import { sliceOfHash, stringHashCode } from '@nest-es/core/internal';
 import { type Partition } from '@nest-es/core/adapter';
 import type { CapableEventStore } from '@nest-es/core/internal';
 import { ConcurrencyError, DuplicateCommandError } from '@nest-es/core/adapter';
-import { APPEND_LOCK_SQL } from './postgres-event-store.js';
+import { APPEND_LOCK_SQL } from './postgres-append-lock.js';
 import { ensureSchema } from './schema/migrate.js';
 import { eventSourcingMigrations } from './schema/event-sourcing-migrations.js';
 import { createDataSource } from './store-options.js';

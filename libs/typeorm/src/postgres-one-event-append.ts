@@ -1,3 +1,5 @@
+import { APPEND_LOCK_SQL } from './postgres-append-lock.js';
+
 /**
  * The commonest append: one event, no command id to record, alone in its group-commit batch (what one
  * caller's command sends). One plain statement with the event's columns as parameters: the same check
@@ -18,9 +20,7 @@
  * it where operators see statements (pg_stat_activity, the server's log).
  */
 export const ONE_EVENT_APPEND_SQL = `/* es_append of one event */
-WITH locked AS MATERIALIZED (
-    SELECT pg_advisory_xact_lock(hashtextextended('es_events:' || current_schema(), 0))
-  ),
+WITH locked AS MATERIALIZED (${APPEND_LOCK_SQL}),
   state AS MATERIALIZED (
     SELECT coalesce((SELECT e.sequence FROM es_events e WHERE e.aggregate_type = $1::text AND e.aggregate_id = $2::text
                      ORDER BY e.sequence DESC LIMIT 1), 0) AS actual

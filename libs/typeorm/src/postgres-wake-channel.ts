@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type pg from 'pg';
 import type { WakeChannel, WakeKind } from '@nest-es/core/adapter';
-import { APPEND_LOCK_SQL } from './postgres-event-store.js';
+import { APPEND_LOCK_SQL } from './postgres-append-lock.js';
 import type { PostgresSqlClient } from './postgres-sql-client.js';
 
 /** The channel is per schema, like the store: instances on other schemas of the database are not woken. */
