@@ -9,15 +9,18 @@ import { warmAccounts } from './command.bench.js';
 import { RAW_INSERT_COLUMNS, rawEventRow } from './raw-driver.js';
 import { round } from './stats.js';
 
-/** One step of a lone PostgreSQL command, measured alone: one caller, one after another. */
+/** One step of a lone PostgreSQL command: one caller, one operation after another. */
 export interface LoneCommandStep {
   step: string;
   microsPerOp: number;
   perSec: number;
+  /** The bench process's CPU (user and system, all its threads) per operation: what the host's speed changes most. */
+  cpuMicrosPerOp: number;
 }
 
 const ACCOUNTS = 200;
 const WARM_UP = 300;
+const BLOCK = 100;
 const RAW_INSERT = `INSERT INTO es_events (${RAW_INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
 const LOCKED_INSERT = `DO $$ BEGIN PERFORM pg_advisory_xact_lock(hashtextextended('es_events:' || current_schema(), 0));
   INSERT INTO es_events (${RAW_INSERT_COLUMNS}) VALUES ('bench-locked', '%ID%', %SEQ%, 'Deposited', 1, '{"amount":1}', null, now(), '%EVENT%', null, 'c', null, null); END $$`;
@@ -25,8 +28,11 @@ const LOCKED_INSERT = `DO $$ BEGIN PERFORM pg_advisory_xact_lock(hashtextextende
 /**
  * Where the time of a lone command goes on PostgreSQL (`--only lone-command`): the round trip alone,
  * the raw one-row insert into the store's own table (its indexes), the same with the append lock in
- * one round trip, the store's append (`es_append`), and the whole command through the gateway. Each
- * step's difference to the one before is what that layer costs.
+ * one round trip, the store's append, and the whole command through the gateway. Each step's
+ * difference to the one before is what that layer costs. The steps take turns in blocks of BLOCK
+ * operations, so that the host's drift (its CPU and its disk change speed from one second to the next)
+ * falls on all of them alike, while the work a step leaves behind (a collection, a timer) stays mostly
+ * with it.
  */
 export async function measureLoneCommand(store: StoreOptions, ops: number): Promise<LoneCommandStep[]> {
   if (!('type' in store) || store.type !== 'postgres') throw new Error('the lone command is measured on PostgreSQL');
@@ -51,7 +57,7 @@ export async function measureLoneCommand(store: StoreOptions, ops: number): Prom
         (i) => client.query(LOCKED_INSERT.replace('%ID%', `l-${i % ACCOUNTS}`).replace('%SEQ%', String(next(`l-${i % ACCOUNTS}`))).replace('%EVENT%', randomUUID())),
       ],
       [
-        "the store's append (es_append_stream), one event",
+        "the store's append, one event",
         (i) => {
           const id = `a-${i % ACCOUNTS}`;
           const sequence = next(id);
@@ -61,15 +67,23 @@ export async function measureLoneCommand(store: StoreOptions, ops: number): Prom
       ],
       ['a Deposit through the gateway, cached aggregate', (i) => gateway.send(new Deposit(`account-${i % ACCOUNTS}`, 1))],
     ];
-    const figures: LoneCommandStep[] = [];
-    for (const [step, run] of steps) {
-      let i = 0;
-      for (; i < WARM_UP; i++) await run(i);
-      const started = performance.now();
-      for (const end = i + ops; i < end; i++) await run(i);
-      const micros = ((performance.now() - started) * 1000) / ops;
-      figures.push({ step, microsPerOp: round(micros), perSec: round(1_000_000 / micros) });
+    for (const [, run] of steps) for (let i = 0; i < WARM_UP; i++) await run(i);
+    const micros = steps.map(() => 0);
+    const cpuMicros = steps.map(() => 0);
+    for (let first = WARM_UP; first < WARM_UP + ops; first += BLOCK) {
+      for (const [index, [, run]] of steps.entries()) {
+        const cpu = process.cpuUsage();
+        const started = performance.now();
+        for (let i = first; i < Math.min(first + BLOCK, WARM_UP + ops); i++) await run(i);
+        micros[index] += (performance.now() - started) * 1000;
+        const { user, system } = process.cpuUsage(cpu);
+        cpuMicros[index] += user + system;
+      }
     }
+    const figures = steps.map(([step], index): LoneCommandStep => {
+      const perOp = micros[index] / ops;
+      return { step, microsPerOp: round(perOp), perSec: round(1_000_000 / perOp), cpuMicrosPerOp: round(cpuMicros[index] / ops) };
+    });
     return figures;
   } finally {
     await client.end();

@@ -6,6 +6,7 @@ import type { PoisonFigures } from './poison.bench.js';
 import type { WorkflowPoisonFigures } from './workflow-poison.bench.js';
 import type { RebuildFigures } from './rebuild.bench.js';
 import type { HttpProfileFigures } from './http-profile.bench.js';
+import type { LiveFigures } from './live.bench.js';
 import type { MachineInfo } from './machine.js';
 import type { BenchResults, ScaleOutResults, SlowProjectorResults } from './results.js';
 import { httpCeiling } from './targets.js';
@@ -13,18 +14,20 @@ import { httpCeiling } from './targets.js';
 type Row = [figure: string, sqlite: string, postgres: string];
 
 const ms = (value: number) => `${value} ms`;
+/** A count or a rate with thousands separators: 12,600. */
+const count = (value: number) => value.toLocaleString('en-US');
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${value}`;
 const pair = (p50: number, p99: number) => `${p50} / ${p99} ms`;
-const command = (figures: CommandFigures | undefined) => (figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${figures.perSec}/s` : '-');
+const command = (figures: CommandFigures | undefined) => (figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${count(figures.perSec)}/s` : '-');
 
 const http = (figures: HttpFigures | undefined) =>
-  figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${figures.perSec}/s${figures.failed > 0 ? `, ${figures.failed} failed` : ''}` : '-';
+  figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${count(figures.perSec)}/s${figures.failed > 0 ? `, ${figures.failed} failed` : ''}` : '-';
 const workflowPoison = (figures: WorkflowPoisonFigures | undefined, mode: 'simple' | 'cascade') =>
   figures ? `${pair(figures.poisoned[mode].p50Ms, figures.poisoned[mode].p99Ms)} (without: ${pair(figures.healthy[mode].p50Ms, figures.healthy[mode].p99Ms)})` : '-';
 const poison = (figures: PoisonFigures | undefined) => (figures ? `${pair(figures.poisoned.p50Ms, figures.poisoned.p99Ms)} (without: ${pair(figures.healthy.p50Ms, figures.healthy.p99Ms)})` : '-');
 const pokerAction = (figures: PokerActionFigures | undefined) =>
-  figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${figures.perSec}/s${figures.failed > 0 ? `, ${figures.failed} failed` : ''}` : '-';
-const catchUp = (figures: CatchUpFigures | undefined) => (figures ? `${figures.eventsPerSec} events/s (${(figures.catchUpMs / 1000).toFixed(1)} s)` : '-');
+  figures ? `${pair(figures.p50Ms, figures.p99Ms)}, ${count(figures.perSec)}/s${figures.failed > 0 ? `, ${figures.failed} failed` : ''}` : '-';
+const catchUp = (figures: CatchUpFigures | undefined) => (figures ? `${count(figures.eventsPerSec)} events/s (${(figures.catchUpMs / 1000).toFixed(1)} s)` : '-');
 
 function rebuildRows(sqlite: RebuildFigures, postgres: RebuildFigures | undefined): Row[] {
   const cell = (figures: RebuildFigures | undefined, pick: (f: RebuildFigures) => string) => (figures ? pick(figures) : '-');
@@ -64,14 +67,14 @@ function memoryRow(figure: string, db: 'sqlite' | 'postgres', start: number, end
 function rows(results: BenchResults): Row[] {
   const { sqlite, postgres } = results.command;
   const ceiling = (adapter: HttpAdapterKind, inProcess: { c64: CommandFigures } | undefined) =>
-    inProcess ? `${httpCeiling(results.emptyRoute[adapter].perSec, inProcess.c64.perSec)}/s` : '-';
+    inProcess ? `${count(httpCeiling(results.emptyRoute[adapter].perSec, inProcess.c64.perSec))}/s` : '-';
   const raw = (db: 'sqlite' | 'postgres') => {
     const figures = results.raw[db];
-    return figures ? `${figures.commitsPerSec}/s` : '-';
+    return figures ? `${count(figures.commitsPerSec)}/s` : '-';
   };
   const serialRaw = (db: 'sqlite' | 'postgres') => {
     const around = [results.command[db]?.c1, results.command[db]?.mixed?.c1].filter((figures) => figures !== undefined);
-    return around.length ? around.map((figures) => `${figures.rawSerialPerSec}/s`).join(' / ') : '-';
+    return around.length ? around.map((figures) => `${count(figures.rawSerialPerSec)}/s`).join(' / ') : '-';
   };
   const { memory } = results;
   return [
@@ -80,7 +83,7 @@ function rows(results: BenchResults): Row[] {
     ['command, 16 callers', command(sqlite?.c16), command(postgres?.c16)],
     ['command, 64 callers', command(sqlite?.c64), command(postgres?.c64)],
     [
-      `command at a steady ${sqlite?.moderate.ratePerSec ?? postgres?.moderate.ratePerSec}/s (p50 / p99)`,
+      `command at a steady ${count(sqlite?.moderate.ratePerSec ?? postgres?.moderate.ratePerSec ?? 0)}/s (p50 / p99)`,
       sqlite ? pair(sqlite.moderate.p50Ms, sqlite.moderate.p99Ms) : '-',
       postgres ? pair(postgres.moderate.p50Ms, postgres.moderate.p99Ms) : '-',
     ],
@@ -92,7 +95,7 @@ function rows(results: BenchResults): Row[] {
     [
       'appends/s of 1 / 2 / 3 processes at once, 64 callers each (the append lock)',
       '-',
-      results.appendLock ? results.appendLock.map((f) => f.perSec).join(' / ') : '-',
+      results.appendLock ? results.appendLock.map((f) => count(f.perSec)).join(' / ') : '-',
     ],
     ...HTTP_ADAPTERS.flatMap((adapter): Row[] => [
       [`HTTP command on ${adapter}, 1 connection (p50 / p99, commands/s)`, http(results.http.sqlite?.[adapter]?.c1), http(results.http.postgres?.[adapter]?.c1)],
@@ -121,6 +124,27 @@ function rows(results: BenchResults): Row[] {
   ];
 }
 
+/** A live query's update reaching its watching client, and many subscribers at once. */
+function liveRows({ live }: Pick<BenchResults, 'live'>): Row[] {
+  if (!live) return [];
+  const { sqlite, postgres } = live;
+  const cell = (figures: LiveFigures | undefined, pick: (f: LiveFigures) => string) => (figures ? pick(figures) : '-');
+  const subscribers = (sqlite ?? postgres)?.subscribers ?? 0;
+  return [
+    ['live query, commit to the watching client (p50 / p99)', cell(sqlite, (f) => pair(f.commitToClient.p50Ms, f.commitToClient.p99Ms)), cell(postgres, (f) => pair(f.commitToClient.p50Ms, f.commitToClient.p99Ms))],
+    [
+      'live query across two instances, the projector on one, the client on the other (p50 / p99)',
+      '-',
+      cell(postgres, (f) => (f.acrossInstances ? pair(f.acrossInstances.p50Ms, f.acrossInstances.p99Ms) : '-')),
+    ],
+    [
+      `live query, ${count(subscribers)} subscribers open: heap per subscriber (both ends) / one change reaching all`,
+      cell(sqlite, (f) => `${f.heapKbPerSubscriber} kB / ${f.fanOutMs} ms`),
+      cell(postgres, (f) => `${f.heapKbPerSubscriber} kB / ${f.fanOutMs} ms`),
+    ],
+  ];
+}
+
 /** Instances sharing a projector's partitions, and the JetStream publisher: PostgreSQL only. */
 function scaleOutRows({ scaleOut, jetStream }: Pick<ScaleOutResults, 'scaleOut' | 'jetStream'>): Row[] {
   const rows: Row[] = [];
@@ -128,7 +152,7 @@ function scaleOutRows({ scaleOut, jetStream }: Pick<ScaleOutResults, 'scaleOut' 
     const { throughput, lag, failover, refusals, partitions } = scaleOut;
     const events = throughput[0]?.events.toLocaleString('en-US');
     rows.push(
-      [`projection with scale-out, 1 / 2 / 3 instances, ${partitions} partitions, ${events} events (events/s)`, '-', throughput.map((t) => t.eventsPerSec).join(' / ')],
+      [`projection with scale-out, 1 / 2 / 3 instances, ${partitions} partitions, ${events} events (events/s)`, '-', throughput.map((t) => count(t.eventsPerSec)).join(' / ')],
       [`cross-instance lag, append on one instance, projector on another, ${lag.ratePerSec}/s (p50 / p99)`, '-', pair(lag.p50Ms, lag.p99Ms)],
       [
         `failover after SIGKILL, rebalance every ${failover.rebalanceIntervalMs} ms (p50 / worst of ${failover.samplesMs.length})`,
@@ -138,13 +162,13 @@ function scaleOutRows({ scaleOut, jetStream }: Pick<ScaleOutResults, 'scaleOut' 
       [
         `commands refused without Expected-Sequence, 2 / 3 instances x ${refusals[0]?.callersPerInstance} callers on ${refusals[0]?.aggregates} aggregates`,
         '-',
-        refusals.map((r) => `${r.refused} of ${r.sent}`).join(' / '),
+        refusals.map((r) => `${count(r.refused)} of ${count(r.sent)}`).join(' / '),
       ],
     );
   }
   if (jetStream) {
     rows.push(
-      [`JetStream publisher, ${jetStream.backlog.toLocaleString('en-US')} events of backlog (events/s forwarded)`, '-', `${jetStream.forwardedPerSec}/s`],
+      [`JetStream publisher, ${jetStream.backlog.toLocaleString('en-US')} events of backlog (events/s forwarded)`, '-', `${count(jetStream.forwardedPerSec)}/s`],
       [`JetStream lag, append to message in the stream, ${jetStream.lag.ratePerSec}/s (p50 / p99)`, '-', pair(jetStream.lag.p50Ms, jetStream.lag.p99Ms)],
     );
   }
@@ -181,7 +205,7 @@ function markdown(results: ScaleOutResults | SlowProjectorResults, table: Row[])
 
 /** The results as a markdown table, the machine and the targets (also what the console shows). */
 export function markdownReport(results: BenchResults): string {
-  return markdown(results, [...rows(results), ...scaleOutRows(results)]);
+  return markdown(results, [...rows(results), ...scaleOutRows(results), ...liveRows(results)]);
 }
 
 /** The same for a run of the slow-projector figure alone (`--only slow-projector`). */

@@ -5,6 +5,7 @@ import type { CatchUpFigures } from './catch-up.bench.js';
 import type { DatabaseKind } from './databases.js';
 import type { HttpAdapterKind, HttpFigures, HttpLoadFigures } from './http.bench.js';
 import type { JetStreamFigures } from './jetstream.bench.js';
+import type { LiveFigures } from './live.bench.js';
 import type { MachineInfo } from './machine.js';
 import type { MemoryFigures } from './memory.bench.js';
 import type { PokerActionFigures } from './poker-action.bench.js';
@@ -83,6 +84,8 @@ export interface BenchResults {
   scaleOut?: ScaleOutFigures;
   /** PostgreSQL and NATS: the JetStream publisher (`jetStream.forwardedPerSec`, `jetStream.lag.p99Ms`). */
   jetStream?: JetStreamFigures;
+  /** A live query's update, commit to the watching client, and many subscribers at once (`live.postgres.acrossInstances.p99Ms`, ...). */
+  live?: Partial<Record<DatabaseKind, LiveFigures>>;
   skipped: string[];
   targets: Target[];
 }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
@@ -25,9 +25,10 @@ import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
 import { HTTP_ADAPTERS, measureEmptyRoute, measureHttp } from './http.bench.js';
 import { measureJetStream, natsUrl } from './jetstream.bench.js';
-import { measureLive, measureLiveAcross, type LiveFigures } from './live.bench.js';
+import { measureLive, measureLiveAcross } from './live.bench.js';
 import { measureLoneCommand } from './lone-command.bench.js';
 import { measureHttpProfile } from './http-profile.bench.js';
+import { writePerformancePage } from './performance-page.js';
 import { httpProfileReport, markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
 import type { BenchResults, DatabaseCommandFigures, MixedFigures, DatabaseHttpFigures, EmptyRouteFigures, PokerActionResults, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
@@ -37,6 +38,7 @@ import { round } from './stats.js';
 import { checkTargets, httpTargets, liveTargets, oneCallerTargets, pokerActionTargets, poisonTargets, scaleOutTargets, slowProjectorTargets, workflowPoisonTargets } from './targets.js';
 
 const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
+const PERFORMANCE_PAGE = join(process.cwd(), 'docs', 'performance.md');
 const RAW_CALLERS = 64;
 
 const started = performance.now();
@@ -293,26 +295,36 @@ async function poisonOnly(plan: BenchPlan, url: string): Promise<void> {
   console.log(JSON.stringify({ poison, workflowPoison, targets: [...poisonTargets(poison), ...workflowPoisonTargets(workflowPoison)] }, null, 2));
 }
 
+/** Live queries on each database (across two instances on PostgreSQL), each in a store of its own. */
+async function benchLive(plan: BenchPlan, url: string, skipped: string[]): Promise<NonNullable<BenchResults['live']>> {
+  const live: NonNullable<BenchResults['live']> = {};
+  const databases: BenchDatabase[] = [sqliteDatabase()];
+  const probe = await postgresDatabase(url);
+  if (!('skipped' in probe)) databases.push(probe);
+  else if (!skipped.includes(probe.skipped)) skipped.push(probe.skipped);
+  for (const db of databases) {
+    log(`${db.kind}: live queries: ${plan.liveSamples} commits to one client, then ${LIVE_SUBSCRIBERS} subscribers and one change`);
+    try {
+      const figures = await measureLive(db.store, plan.liveSamples, LIVE_SUBSCRIBERS);
+      if (db.kind === 'postgres') {
+        log('postgres: live queries across two instances (the projector on one, the client on the other)');
+        figures.acrossInstances = await measureLiveAcross(db.store, plan.liveSamples);
+      }
+      live[db.kind] = figures;
+    } finally {
+      await db.cleanup();
+    }
+  }
+  return live;
+}
+
 /** `--only live`: live queries on each database, printed with their targets and kept in bench/results/live.json. */
 async function liveOnly(plan: BenchPlan, url: string): Promise<void> {
   const startedAt = new Date().toISOString();
-  const live: Partial<Record<'sqlite' | 'postgres', LiveFigures>> = {};
-  const databases: BenchDatabase[] = [sqliteDatabase()];
-  const probe = await postgresDatabase(url);
-  if ('skipped' in probe) log(probe.skipped);
-  else databases.push(probe);
-  for (const db of databases) {
-    log(`${db.kind}: live queries: ${plan.liveSamples} commits to one client, then ${LIVE_SUBSCRIBERS} subscribers and one change`);
-    const figures = await measureLive(db.store, plan.liveSamples, LIVE_SUBSCRIBERS);
-    if (db.kind === 'postgres') {
-      log('postgres: live queries across two instances (the projector on one, the client on the other)');
-      figures.acrossInstances = await measureLiveAcross(db.store, plan.liveSamples);
-    }
-    live[db.kind] = figures;
-    await db.cleanup();
-  }
+  const skipped: string[] = [];
+  const live = await benchLive(plan, url, skipped);
   const machine = machineInfo();
-  const results = { mode: plan.mode, startedAt, machine: { ...machine, loadAverage: { ...machine.loadAverage, end: loadAverage() } }, live, targets: liveTargets(live) };
+  const results = { mode: plan.mode, startedAt, machine: { ...machine, loadAverage: { ...machine.loadAverage, end: loadAverage() } }, live, skipped, targets: liveTargets(live) };
   console.log(JSON.stringify(results, null, 2));
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(join(RESULTS_DIR, 'live.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -424,7 +436,14 @@ function onlySection(args: string[]): (typeof SECTIONS)[number] | undefined {
   return section;
 }
 
+/** `--report`: latest.md and the performance page written again from latest.json, after a change to the report's form. */
+function reportAgain(): void {
+  const results = JSON.parse(readFileSync(join(RESULTS_DIR, 'latest.json'), 'utf8')) as BenchResults;
+  writeResults(results, markdownReport(results), 'latest');
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--report')) return reportAgain();
   const plan = process.argv.includes('--quick') ? QUICK_PLAN : FULL_PLAN;
   const url = postgresUrl();
   const only = onlySection(process.argv);
@@ -472,6 +491,7 @@ async function main(): Promise<void> {
     const projectionDb = sqliteDatabase();
     const projection = await measureProjection(projectionDb.store, plan.projectionMs, plan.syncSamples).finally(() => projectionDb.cleanup());
     const slowProjector = await benchSlowProjector(plan);
+    const live = await benchLive(plan, url, skipped);
 
     const sqliteFigures = figures.get('sqlite')!;
     const postgresFigures = figures.get('postgres');
@@ -493,19 +513,21 @@ async function main(): Promise<void> {
       projection: { db: 'sqlite', ...projection },
       slowProjector,
       ...scaleOut,
+      live,
       skipped,
     };
-    const results: BenchResults = { ...partial, targets: [...checkTargets(partial), ...pokerActionTargets(partial.pokerAction)] };
+    const results: BenchResults = { ...partial, targets: [...checkTargets(partial), ...pokerActionTargets(partial.pokerAction), ...liveTargets(live)] };
     const markdown = markdownReport(results);
     console.log(`\n${markdown}`);
-    writeResults(results, markdown, 'latest');
+    // latest.* and the performance page show the newest full run; a quick look does not replace it.
+    writeResults(results, markdown, plan.mode === 'full' ? 'latest' : 'quick');
   } finally {
     for (const db of databases) await db.cleanup();
   }
 }
 
 /** Written whole or not at all (a .tmp renamed into place): `<name>.json` and `<name>.md`. */
-function writeResults(results: ScaleOutResults | SlowProjectorResults, markdown: string, name: 'latest' | 'scale-out' | 'slow-projector'): void {
+function writeResults(results: ScaleOutResults | SlowProjectorResults, markdown: string, name: 'latest' | 'quick' | 'scale-out' | 'slow-projector'): void {
   mkdirSync(RESULTS_DIR, { recursive: true });
   for (const [file, text] of [[`${name}.json`, `${JSON.stringify(results, null, 2)}\n`], [`${name}.md`, markdown]]) {
     const path = join(RESULTS_DIR, file);
@@ -513,6 +535,10 @@ function writeResults(results: ScaleOutResults | SlowProjectorResults, markdown:
     renameSync(`${path}.tmp`, path);
   }
   log(`results in ${join('bench', 'results', `${name}.json`)} and ${name}.md`);
+  if (name === 'latest') {
+    writePerformancePage(PERFORMANCE_PAGE, markdown);
+    log('docs/performance.md shows this run');
+  }
 }
 
 main().then(
