@@ -80,11 +80,10 @@ export async function measureLoneCommand(store: StoreOptions, ops: number): Prom
         cpuMicros[index] += user + system;
       }
     }
-    const figures = steps.map(([step], index): LoneCommandStep => {
+    return steps.map(([step], index): LoneCommandStep => {
       const perOp = micros[index] / ops;
       return { step, microsPerOp: round(perOp), perSec: round(1_000_000 / perOp), cpuMicrosPerOp: round(cpuMicros[index] / ops) };
     });
-    return figures;
   } finally {
     await client.end();
     await app.close();

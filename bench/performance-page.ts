@@ -1,5 +1,3 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-
 /**
  * docs/performance.md shows the newest full run's report (`bench/results/latest.md`) between these two
  * lines, so that the page's figures are always those of one run, the newest; a full run rewrites them.
@@ -19,11 +17,4 @@ export function newestRunOf(page: string): string | undefined {
 export function withNewestRun(page: string, report: string): string {
   if (newestRunOf(page) === undefined) throw new Error(`the performance page has no block for the newest run: put the lines\n${BEGIN}\n${END}\nwhere it goes`);
   return `${page.slice(0, page.indexOf(BEGIN) + BEGIN.length)}\n\n${report.trim()}\n\n${page.slice(page.indexOf(END))}`;
-}
-
-/** Rewrites the page at `path` (whole or not at all) to show `report`. */
-export function writePerformancePage(path: string, report: string): void {
-  const page = withNewestRun(readFileSync(path, 'utf8'), report);
-  writeFileSync(`${path}.tmp`, page);
-  renameSync(`${path}.tmp`, path);
 }

@@ -28,7 +28,7 @@ import { measureJetStream, natsUrl } from './jetstream.bench.js';
 import { measureLive, measureLiveAcross } from './live.bench.js';
 import { measureLoneCommand } from './lone-command.bench.js';
 import { measureHttpProfile } from './http-profile.bench.js';
-import { writePerformancePage } from './performance-page.js';
+import { withNewestRun } from './performance-page.js';
 import { httpProfileReport, markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
 import type { BenchResults, DatabaseCommandFigures, MixedFigures, DatabaseHttpFigures, EmptyRouteFigures, PokerActionResults, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
@@ -526,19 +526,23 @@ async function main(): Promise<void> {
   }
 }
 
-/** Written whole or not at all (a .tmp renamed into place): `<name>.json` and `<name>.md`. */
+/**
+ * Each written whole or not at all (a .tmp renamed into place): `<name>.json` and `<name>.md`, and for
+ * the newest full run the performance page showing it (made before anything is written, so a page
+ * without its block stops the writing).
+ */
 function writeResults(results: ScaleOutResults | SlowProjectorResults, markdown: string, name: 'latest' | 'quick' | 'scale-out' | 'slow-projector'): void {
+  const files: Array<[path: string, text: string]> = [
+    [join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`],
+    [join(RESULTS_DIR, `${name}.md`), markdown],
+  ];
+  if (name === 'latest') files.push([PERFORMANCE_PAGE, withNewestRun(readFileSync(PERFORMANCE_PAGE, 'utf8'), markdown)]);
   mkdirSync(RESULTS_DIR, { recursive: true });
-  for (const [file, text] of [[`${name}.json`, `${JSON.stringify(results, null, 2)}\n`], [`${name}.md`, markdown]]) {
-    const path = join(RESULTS_DIR, file);
+  for (const [path, text] of files) {
     writeFileSync(`${path}.tmp`, text);
     renameSync(`${path}.tmp`, path);
   }
-  log(`results in ${join('bench', 'results', `${name}.json`)} and ${name}.md`);
-  if (name === 'latest') {
-    writePerformancePage(PERFORMANCE_PAGE, markdown);
-    log('docs/performance.md shows this run');
-  }
+  log(`results in ${join('bench', 'results', `${name}.json`)} and ${name}.md${name === 'latest' ? ', shown in docs/performance.md' : ''}`);
 }
 
 main().then(
