@@ -56,6 +56,9 @@ describe('events out: projectors, sagas, process managers, facts, sync modes', (
   });
 
   it('CASCADE returns once the saga command downstream is stored and projected', async () => {
+    // The saga's StockReserved is projected well after the saga passed OrderPlaced: only a wait that
+    // reads what the saga emitted sees it.
+    app.get(ShopProjector).reservedDelayMs = 200;
     const result = await gateway.send(new PlaceOrder('o3', 'pear', 3), { syncMode: SyncMode.CASCADE, correlationId: 'flow-o3' });
     expect(await view.reserved('pear')).toBe(3);
     const downstream = await events.readStream({ aggregateType: 'stock', aggregateId: 'pear' });

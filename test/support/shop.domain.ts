@@ -154,6 +154,8 @@ export class ShopProjector implements OnModuleInit {
   poisonOrders = new Set<string>();
   /** Tests set this to slow the projector down. */
   delayMs = 0;
+  /** Tests set this to slow the projection of reserved stock (an event two hops down from PlaceOrder). */
+  reservedDelayMs = 0;
 
   constructor(@Inject(READ_MODEL_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
@@ -177,6 +179,7 @@ export class ShopProjector implements OnModuleInit {
 
   @OnEvent(StockReserved)
   async onReserved(event: StockReserved, { envelope, tx }: ProjectionContext<EntityManager>) {
+    if (this.reservedDelayMs) await new Promise((resolve) => setTimeout(resolve, this.reservedDelayMs));
     await portableQuery(
       tx,
       `INSERT INTO shop_stock (sku, reserved) VALUES ($1, $2) ON CONFLICT (sku) DO UPDATE SET reserved = shop_stock.reserved + excluded.reserved`,

@@ -1,14 +1,34 @@
 import type { DataSource } from 'typeorm';
-import type { ProcessTimer, TimerStore } from '@nest-es/core/adapter';
-import type { SqlClient } from './sql-client.js';
+import type { ProcessTimer, ScheduledTimer, TimerStore } from '@nest-es/core/adapter';
+import { dialectOf, type SqlClient } from './sql-client.js';
 import { sqlClientFor } from './sql-client-for.js';
 
 const COLUMNS = 'id, owner, correlation_id, name, due_at, payload';
-// A redelivered process step cancels and schedules again: its own timer, cancelled by that replay
-// (or by the replay of a later step), must come back, or the process would wait forever.
-const SCHEDULE_SQL = `INSERT INTO es_timers (${COLUMNS}, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)
-  ON CONFLICT (id) DO UPDATE SET status = 'pending' WHERE es_timers.status = 'cancelled'`;
-const CANCEL_SQL = `UPDATE es_timers SET status = 'cancelled' WHERE owner = ? AND correlation_id = ? AND name = ? AND status = 'pending'`;
+/*
+ * A step's timers in one statement, so one commit: the rows it writes are its new timers (pending) and
+ * the instance's pending timers it cancels (cancelled), each upserted on its id. A timer of this step
+ * that exists stays as it is, unless it was cancelled: a redelivered step cancels and schedules again,
+ * and its own timer, cancelled by that replay (or by the replay of a later step), must come back, or
+ * the process would wait forever. A timer that fired meanwhile is not cancelled.
+ * Parameters, by name: owner, correlation id, the names to cancel (JSON), the timers to schedule (JSON
+ * objects with id, name, due_at, payload), now; each dialect binds them in the order it names them.
+ */
+const CHANGE_SET = `ON CONFLICT (id) DO UPDATE SET status = excluded.status
+  WHERE (es_timers.status = 'cancelled' AND excluded.status = 'pending') OR (es_timers.status = 'pending' AND excluded.status = 'cancelled')`;
+const CHANGE_SQLITE = `INSERT INTO es_timers (${COLUMNS}, status, created_at)
+  SELECT t.value ->> 'id', ?, ?, t.value ->> 'name', t.value ->> 'due_at', t.value ->> 'payload', 'pending', ? FROM json_each(?) t
+  UNION ALL
+  SELECT ${COLUMNS}, 'cancelled', created_at FROM es_timers
+  WHERE owner = ? AND correlation_id = ? AND status = 'pending' AND name IN (SELECT value FROM json_each(?))
+    AND id NOT IN (SELECT value ->> 'id' FROM json_each(?))
+  ${CHANGE_SET}`;
+const CHANGE_POSTGRES = `INSERT INTO es_timers (${COLUMNS}, status, created_at)
+  SELECT t.id, $1, $2, t.name, t.due_at, t.payload, 'pending', $5 FROM json_to_recordset($4::json) AS t(id text, name text, due_at timestamptz, payload text)
+  UNION ALL
+  SELECT ${COLUMNS}, 'cancelled', created_at FROM es_timers
+  WHERE owner = $1 AND correlation_id = $2 AND status = 'pending' AND name IN (SELECT json_array_elements_text($3::json))
+    AND id NOT IN (SELECT t.id FROM json_to_recordset($4::json) AS t(id text))
+  ${CHANGE_SET}`;
 const DUE_SQL = `SELECT ${COLUMNS} FROM es_timers WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?`;
 const FIRED_SQL = `UPDATE es_timers SET status = 'fired' WHERE id = ? AND status = 'pending'`;
 const PENDING_SQL = `SELECT ${COLUMNS} FROM es_timers WHERE owner = ? AND correlation_id = ? AND status = 'pending' ORDER BY due_at, id`;
@@ -26,24 +46,25 @@ interface TimerRow {
 export class TypeOrmTimerStore implements TimerStore {
   private readonly sql: SqlClient;
 
+  private readonly postgres: boolean;
+
   constructor(dataSource: DataSource) {
     this.sql = sqlClientFor(dataSource);
+    this.postgres = dialectOf(dataSource) === 'postgres';
   }
 
-  async schedule(timer: ProcessTimer): Promise<void> {
-    await this.sql.run(SCHEDULE_SQL, [
-      timer.id,
-      timer.owner,
-      timer.correlationId,
-      timer.name,
-      timer.dueAt,
-      JSON.stringify(timer.payload ?? null),
-      new Date(),
-    ]);
-  }
-
-  cancel(owner: string, correlationId: string, name: string): Promise<number> {
-    return this.sql.count(CANCEL_SQL, [owner, correlationId, name]);
+  async change(owner: string, correlationId: string, cancel: readonly string[], schedule: readonly ScheduledTimer[]): Promise<void> {
+    // One row per id: the upsert may not touch a row twice.
+    const rows = [...new Map(schedule.map((timer) => [timer.id, timer])).values()].map((timer) => ({
+      id: timer.id,
+      name: timer.name,
+      due_at: this.postgres ? timer.dueAt.toISOString() : timer.dueAt.getTime(),
+      payload: JSON.stringify(timer.payload ?? null),
+    }));
+    const [names, timers, now] = [JSON.stringify(cancel), JSON.stringify(rows), new Date()];
+    await (this.postgres
+      ? this.sql.run(CHANGE_POSTGRES, [owner, correlationId, names, timers, now])
+      : this.sql.run(CHANGE_SQLITE, [owner, correlationId, now, timers, owner, correlationId, names, timers]));
   }
 
   async due(now: Date, limit: number): Promise<ProcessTimer[]> {

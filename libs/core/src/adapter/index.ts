@@ -26,7 +26,7 @@ export type { Partition } from '../model/key-partition.js';
 export { CorruptSnapshotError, type Snapshot, type SnapshotStore } from '../store/snapshot-store.js';
 export type { CheckpointStore, HeldEvent } from '../store/checkpoint-store.js';
 export type { DeadLetter, DeadLetterKind, DeadLetterQuery, DeadLetterStatus, DeadLetterStore, NewDeadLetter } from '../store/dead-letter-store.js';
-export type { ProcessTimer, TimerStore } from '../store/timer-store.js';
+export type { ProcessTimer, ScheduledTimer, TimerStore } from '../store/timer-store.js';
 export type { Membership, PartitionLeases } from '../store/partition-leases.js';
 export type { WakeChannel, WakeKind } from '../store/wake-channel.js';
 export type { ReadModelTables } from '../store/read-model-tables.js';

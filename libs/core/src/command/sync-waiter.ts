@@ -38,7 +38,8 @@ const ALL_KINDS: readonly SubscriberKind[] = ['projector', 'saga', 'process-mana
  * consequences are visible: SIMPLE waits for the projectors of its events to checkpoint past
  * them; CASCADE follows the workflow through the store (every event of the command's correlation
  * from the command's first event on) until every subscriber of each has passed it and no new
- * event appeared. In-process checkpoint moves make it fast (it follows them in a CheckpointView
+ * event appeared; the store is read again only after a hop that a saga or process manager took part
+ * in, as projectors add nothing to a cascade. In-process checkpoint moves make it fast (it follows them in a CheckpointView
  * instead of reading the store at each); polling makes it true across instances.
  * At shutdown `stop()` ends the waits still running with SYNC_TIMEOUT before the subscriptions
  * and the connection they read stop.
@@ -89,24 +90,33 @@ export class SyncWaiter {
     const deadline = Date.now() + timeoutMs;
     const view = new CheckpointView(this.notifier, this.checkpoints);
     try {
-      // Without sagas or process managers nothing cascades: CASCADE waits as SIMPLE does.
-      if (mode === SyncMode.SIMPLE || !this.registry.hasWorkflows) {
-        await this.until(deadline, result, view, this.needs(result.events, mode === SyncMode.SIMPLE ? ['projector'] : ALL_KINDS), progress);
+      if (mode === SyncMode.SIMPLE) {
+        await this.until(deadline, result, view, this.needs(result.events, ['projector']), progress);
         return;
       }
       const first = result.events[0].position;
       // The command's own events first: what followed from them is read once their subscribers passed them.
       let cascade: readonly StoredEvent[] = result.events;
+      let newest: readonly StoredEvent[] = result.events;
       for (;;) {
         await this.until(deadline, result, view, this.needs(cascade, ALL_KINDS), progress);
+        // Only sagas and process managers add to a cascade: when none handles the newest events, nothing follows them.
+        if (!newest.some((event) => this.startsWork(event))) return;
         const events = await this.store.readByCorrelation(correlationId, { afterPosition: first - 1 });
         // Sagas checkpoint only after what they emitted is stored: no new event now means the cascade is done.
         if (events.length <= cascade.length) return;
+        const known = new Set(cascade.map((event) => event.position));
+        newest = events.filter((event) => !known.has(event.position));
         cascade = events;
       }
     } finally {
       view.close();
     }
+  }
+
+  /** True when a saga or process manager handles the event: what it emits joins the cascade before it checkpoints. */
+  private startsWork(event: StoredEvent): boolean {
+    return this.registry.subscribersOf(event.type).some((subscriber) => subscriber.kind !== 'projector');
   }
 
   /** For each checkpoint that handles some of `events`: the positions it must pass, and its kind. */

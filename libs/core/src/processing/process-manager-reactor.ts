@@ -180,17 +180,14 @@ export class ProcessManagerReactor implements Reactor {
 
   private async sideEffects(step: Step, stepId: string, reaction: ProcessReaction, depth: number): Promise<void> {
     const owner = this.subscriber.name;
-    for (const name of reaction.cancel ?? []) await this.parts.timers.cancel(owner, step.key, name);
-    for (const timer of reaction.schedule ?? []) {
-      await this.parts.timers.schedule({
-        id: deterministicId(owner, step.key, timer.name, stepId),
-        owner,
-        correlationId: step.key,
-        name: timer.name,
-        dueAt: new Date(step.now.getTime() + timer.afterMs),
-        payload: timer.payload ?? null,
-      });
-    }
+    const cancel = reaction.cancel ?? [];
+    const schedule = (reaction.schedule ?? []).map((timer) => ({
+      id: deterministicId(owner, step.key, timer.name, stepId),
+      name: timer.name,
+      dueAt: new Date(step.now.getTime() + timer.afterMs),
+      payload: timer.payload ?? null,
+    }));
+    if (cancel.length > 0 || schedule.length > 0) await this.parts.timers.change(owner, step.key, cancel, schedule);
     const rejections = await this.parts.sender.send(toEmissions(reaction.emit), {
       idBase: [owner, stepId],
       correlationId: step.correlationId,

@@ -10,11 +10,17 @@ export interface ProcessTimer {
   payload: unknown;
 }
 
+/** A timer one step schedules for its own process instance. */
+export type ScheduledTimer = Omit<ProcessTimer, 'owner' | 'correlationId'>;
+
 export interface TimerStore {
-  /** Adds the timer unless one with its id exists; a cancelled one with its id is pending again (a step replayed). */
-  schedule(timer: ProcessTimer): Promise<void>;
-  /** Cancels the pending timers of that name for one process instance. */
-  cancel(owner: string, correlationId: string, name: string): Promise<number>;
+  /**
+   * One process step's timers, in one commit: the instance's pending timers with a name in `cancel`
+   * are cancelled, and each of `schedule` is added unless a timer with its id exists. A cancelled
+   * one with its id is pending again (a step replayed); one that fired stays fired. The cancels do
+   * not reach the timers this call schedules, as if they ran first.
+   */
+  change(owner: string, correlationId: string, cancel: readonly string[], schedule: readonly ScheduledTimer[]): Promise<void>;
   /** Pending timers due at `now`, oldest first. */
   due(now: Date, limit: number): Promise<ProcessTimer[]>;
   /** Marks a pending timer fired; false when it was not pending (fired elsewhere or cancelled). */

@@ -1,4 +1,4 @@
-import type { ProcessTimer, TimerStore } from '../timer-store.js';
+import type { ProcessTimer, ScheduledTimer, TimerStore } from '../timer-store.js';
 import { jsonCopy } from './json-copy.js';
 
 type TimerStatus = 'pending' | 'fired' | 'cancelled';
@@ -7,25 +7,18 @@ type TimerStatus = 'pending' | 'fired' | 'cancelled';
 export class InMemoryTimerStore implements TimerStore {
   private readonly timers = new Map<string, { timer: ProcessTimer; status: TimerStatus }>();
 
-  async schedule(timer: ProcessTimer): Promise<void> {
-    const existing = this.timers.get(timer.id);
-    if (existing) {
-      if (existing.status === 'cancelled') existing.status = 'pending';
-      return;
-    }
-    this.timers.set(timer.id, { timer: { ...timer, dueAt: new Date(timer.dueAt.getTime()), payload: jsonCopy(timer.payload) }, status: 'pending' });
-  }
-
-  async cancel(owner: string, correlationId: string, name: string): Promise<number> {
-    let cancelled = 0;
+  async change(owner: string, correlationId: string, cancel: readonly string[], schedule: readonly ScheduledTimer[]): Promise<void> {
+    const names = new Set(cancel);
     for (const entry of this.timers.values()) {
       const { timer } = entry;
-      if (entry.status === 'pending' && timer.owner === owner && timer.correlationId === correlationId && timer.name === name) {
-        entry.status = 'cancelled';
-        cancelled++;
-      }
+      if (entry.status === 'pending' && timer.owner === owner && timer.correlationId === correlationId && names.has(timer.name)) entry.status = 'cancelled';
     }
-    return cancelled;
+    for (const timer of schedule) {
+      const existing = this.timers.get(timer.id);
+      if (existing?.status === 'cancelled') existing.status = 'pending';
+      if (existing) continue;
+      this.timers.set(timer.id, { timer: { ...timer, owner, correlationId, dueAt: new Date(timer.dueAt.getTime()), payload: jsonCopy(timer.payload) }, status: 'pending' });
+    }
   }
 
   async due(now: Date, limit: number): Promise<ProcessTimer[]> {
