@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { ProcessTimer, ScheduledTimer, TimerStore } from '@nest-es/core/adapter';
-import { dialectOf, type SqlClient } from './sql-client.js';
+import { dialectOf, type Dialect, type SqlClient } from './sql-client.js';
 import { sqlClientFor } from './sql-client-for.js';
 
 const COLUMNS = 'id, owner, correlation_id, name, due_at, payload';
@@ -46,23 +46,24 @@ interface TimerRow {
 export class TypeOrmTimerStore implements TimerStore {
   private readonly sql: SqlClient;
 
-  private readonly postgres: boolean;
+  private readonly dialect: Dialect;
 
   constructor(dataSource: DataSource) {
     this.sql = sqlClientFor(dataSource);
-    this.postgres = dialectOf(dataSource) === 'postgres';
+    this.dialect = dialectOf(dataSource);
   }
 
   async change(owner: string, correlationId: string, cancel: readonly string[], schedule: readonly ScheduledTimer[]): Promise<void> {
     // One row per id: the upsert may not touch a row twice.
+    const postgres = this.dialect === 'postgres';
     const rows = [...new Map(schedule.map((timer) => [timer.id, timer])).values()].map((timer) => ({
       id: timer.id,
       name: timer.name,
-      due_at: this.postgres ? timer.dueAt.toISOString() : timer.dueAt.getTime(),
+      due_at: postgres ? timer.dueAt.toISOString() : timer.dueAt.getTime(),
       payload: JSON.stringify(timer.payload ?? null),
     }));
     const [names, timers, now] = [JSON.stringify(cancel), JSON.stringify(rows), new Date()];
-    await (this.postgres
+    await (postgres
       ? this.sql.run(CHANGE_POSTGRES, [owner, correlationId, names, timers, now])
       : this.sql.run(CHANGE_SQLITE, [owner, correlationId, now, timers, owner, correlationId, names, timers]));
   }
