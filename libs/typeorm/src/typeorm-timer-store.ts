@@ -45,7 +45,6 @@ interface TimerRow {
 /** Process-manager timers on TypeORM over SQLite or PostgreSQL (table `es_timers`). */
 export class TypeOrmTimerStore implements TimerStore {
   private readonly sql: SqlClient;
-
   private readonly dialect: Dialect;
 
   constructor(dataSource: DataSource) {
@@ -54,8 +53,8 @@ export class TypeOrmTimerStore implements TimerStore {
   }
 
   async change(owner: string, correlationId: string, cancel: readonly string[], schedule: readonly ScheduledTimer[]): Promise<void> {
-    // One row per id: the upsert may not touch a row twice.
     const postgres = this.dialect === 'postgres';
+    // One row per id: the upsert may not touch a row twice.
     const rows = [...new Map(schedule.map((timer) => [timer.id, timer])).values()].map((timer) => ({
       id: timer.id,
       name: timer.name,

@@ -38,9 +38,10 @@ const ALL_KINDS: readonly SubscriberKind[] = ['projector', 'saga', 'process-mana
  * consequences are visible: SIMPLE waits for the projectors of its events to checkpoint past
  * them; CASCADE follows the workflow through the store (every event of the command's correlation
  * from the command's first event on) until every subscriber of each has passed it and no new
- * event appeared; the store is read again only after a hop that a saga or process manager took part
- * in, as projectors add nothing to a cascade. In-process checkpoint moves make it fast (it follows them in a CheckpointView
- * instead of reading the store at each); polling makes it true across instances.
+ * event appeared; the store is read again only after a hop that a saga or process manager took
+ * part in, as projectors add nothing to a cascade. In-process checkpoint moves make it fast (it
+ * follows them in a CheckpointView instead of reading the store at each); polling makes it true
+ * across instances.
  * At shutdown `stop()` ends the waits still running with SYNC_TIMEOUT before the subscriptions
  * and the connection they read stop.
  */
