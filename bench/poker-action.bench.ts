@@ -7,6 +7,7 @@ import { FASTIFY_ADAPTER_OPTIONS } from '@nest-es/http';
 import type { StoreOptions } from '@nest-es/typeorm';
 import { configurePokerApp } from '../apps/poker/src/http/configure-poker-app.js';
 import { PokerModule } from '../apps/poker/src/poker.module.js';
+import { countMoveCommits, type MoveCommits } from './move-commits.js';
 import type { ActionOutcome, PokerPlay, PokerPlayResult } from './poker-player.js';
 import { distribution, round, type Distribution } from './stats.js';
 
@@ -30,6 +31,15 @@ export interface PokerActionFigures {
   hands: number;
   /** The same latencies by what the action's CASCADE covered (read from the table view after it). */
   byOutcome: Record<ActionOutcome, Distribution>;
+  /** The commits a move waited for, by what it did; absent when a move failed (the counts could not be matched to the moves). */
+  commitsByOutcome?: Record<ActionOutcome, CommitsPerMove>;
+}
+
+/** The mean appends and checkpoint moves of one kind of move, and its mean duration shared among them. */
+export interface CommitsPerMove {
+  appends: number;
+  checkpoints: number;
+  msPerCommit: number;
 }
 
 /** Untimed actions first: the JIT, the statement caches, the first hands' read-model rows. */
@@ -47,9 +57,10 @@ export async function measurePokerAction(store: StoreOptions, actions: number): 
   });
   try {
     configurePokerApp(app);
+    const commits = countMoveCommits(app);
     await app.listen(0, '127.0.0.1');
     const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    return figures(await play({ url, actions, warmUp: WARM_UP_ACTIONS, players: PLAYERS }));
+    return figures(await play({ url, actions, warmUp: WARM_UP_ACTIONS, players: PLAYERS }), commits);
   } finally {
     await app.close();
   }
@@ -68,7 +79,7 @@ function play(options: PokerPlay): Promise<PokerPlayResult> {
   });
 }
 
-function figures(result: PokerPlayResult): PokerActionFigures {
+function figures(result: PokerPlayResult, commits: readonly MoveCommits[]): PokerActionFigures {
   const durations = result.timed.map((action) => action.ms);
   const { p50Ms, p99Ms, samples } = distribution(durations);
   const meanMs = durations.reduce((sum, ms) => sum + ms, 0) / Math.max(1, samples);
@@ -89,5 +100,20 @@ function figures(result: PokerPlayResult): PokerActionFigures {
     errors: result.errors,
     hands: result.hands,
     byOutcome: { passedTurn: outcome('passedTurn'), closedRound: outcome('closedRound'), endedHand: outcome('endedHand') },
+    commitsByOutcome: commitsByOutcome(result, commits),
   };
+}
+
+/** The timed moves are the requests after the warm-up, in order, when every move succeeded. */
+function commitsByOutcome(result: PokerPlayResult, commits: readonly MoveCommits[]): Record<ActionOutcome, CommitsPerMove> | undefined {
+  const timed = commits.slice(WARM_UP_ACTIONS);
+  if (result.failed + result.warmUpFailed > 0 || timed.length !== result.timed.length) return undefined;
+  const of = (kind: ActionOutcome): CommitsPerMove => {
+    const moves = result.timed.flatMap((action, index) => (action.outcome === kind ? [{ ms: action.ms, ...timed[index] }] : []));
+    const mean = (pick: (move: (typeof moves)[number]) => number) => moves.reduce((sum, move) => sum + pick(move), 0) / Math.max(1, moves.length);
+    const appends = mean((move) => move.appends);
+    const checkpoints = mean((move) => move.checkpoints);
+    return { appends: round(appends), checkpoints: round(checkpoints), msPerCommit: round(mean((move) => move.ms) / Math.max(1, appends + checkpoints)) };
+  };
+  return { passedTurn: of('passedTurn'), closedRound: of('closedRound'), endedHand: of('endedHand') };
 }

@@ -1,6 +1,7 @@
 import type { BesideRaw } from './beside-raw.js';
 import type { LiveFigures } from './live.bench.js';
 import type { CommandFigures } from './command.bench.js';
+import type { CommitsPerMove, PokerActionFigures } from './poker-action.bench.js';
 import type { DatabaseKind } from './databases.js';
 import { HTTP_ADAPTERS } from './http.bench.js';
 import { round } from './stats.js';
@@ -226,6 +227,14 @@ export function liveTargets(live: Partial<Record<'sqlite' | 'postgres', LiveFigu
   });
 }
 
+/** What a move of each kind waited for: the appends and checkpoint moves of its cascade, and the time per commit. */
+function commitsDetail(figures: PokerActionFigures): string {
+  const commits = figures.commitsByOutcome;
+  if (!commits) return '';
+  const kind = (label: string, of: CommitsPerMove) => `${label} ${of.appends} appends and ${of.checkpoints} checkpoint moves (${of.msPerCommit} ms each)`;
+  return `; commits per move, mean: ${kind('passed the turn', commits.passedTurn)}, ${kind('closed a betting round', commits.closedRound)}, ${kind('ended the hand', commits.endedHand)}`;
+}
+
 /** A poker player's move, a PlayerAction over HTTP with CASCADE at one caller on Fastify, within the 10 ms a move should take; none failed. */
 export function pokerActionTargets(pokerAction: BenchResults['pokerAction']): Target[] {
   return (['sqlite', 'postgres'] as const).flatMap((db) => {
@@ -237,7 +246,8 @@ export function pokerActionTargets(pokerAction: BenchResults['pokerAction']): Ta
         met: figures.p99Ms <= 10 && figures.failed === 0,
         detail:
           `p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms over ${figures.actions} actions (${figures.perSec}/s), ${figures.failed} failed; ` +
-          `p99 by what the action did: passed the turn ${figures.byOutcome.passedTurn.p99Ms} ms, closed a betting round ${figures.byOutcome.closedRound.p99Ms} ms, ended the hand ${figures.byOutcome.endedHand.p99Ms} ms`,
+          `p99 by what the action did: passed the turn ${figures.byOutcome.passedTurn.p99Ms} ms, closed a betting round ${figures.byOutcome.closedRound.p99Ms} ms, ended the hand ${figures.byOutcome.endedHand.p99Ms} ms` +
+          commitsDetail(figures),
       },
     ];
   });

@@ -1,6 +1,8 @@
+import type { DataSource } from 'typeorm';
 import { EVENT_STORE, type EventStore, type StoredEvent } from '@nest-es/core';
+import { EVENT_SOURCING_DATA_SOURCE, portableQuery } from '@nest-es/typeorm';
 import { VARIANTS } from '../apps/poker/src/cards/index.js';
-import { eventually } from './support/poker-server.js';
+import { checkOrCall, eventually, playOut } from './support/poker-server.js';
 import { usePokerServer } from './support/poker-server-suite.js';
 
 const BOT_DELAY_MS = 150;
@@ -95,6 +97,20 @@ describe('poker over HTTP: the server drives the hand', () => {
     const turns = (await stream('hand-flow', handId)).filter((e) => e.type === 'TurnStarted');
     expect((turns.at(-1)!.payload as { playerId: string }).playerId).toBe(view.hand!.actionOn);
     expect(ids).toContain(view.hand!.actionOn);
+  });
+
+  it('leaves a hand of people to the people: the bot flow starts no instance, and records one step (its start) of the whole hand', async () => {
+    const { tableId } = await tableOf([['dee', 'HUMAN'], ['eve', 'HUMAN']]);
+    const { handId } = await suite.client.startHand(tableId, 'people');
+    const view = await playOut(suite.client, tableId, checkOrCall);
+    expect(view.hand).toMatchObject({ handId, phase: 'COMPLETE' });
+
+    expect(await stream('bot-turns', handId)).toEqual([]);
+    // Each step a process manager records is a commit: the hand's start is looked at, its moves are not.
+    const dataSource = suite.server.app.get<DataSource>(EVENT_SOURCING_DATA_SOURCE);
+    const steps = await portableQuery(dataSource.manager, 'SELECT command_id FROM es_commands WHERE aggregate_type = $1 AND aggregate_id = $2', ['bot-turns', handId]);
+    expect(steps).toHaveLength(1);
+    expect((await stream('hand-flow', handId)).map((event) => event.type).at(-1)).toBe('HandFlowCompleted');
   });
 
   it("plays each hand to the end even when StartHand reuses a Correlation-Id: each hand's flows are keyed by its hand id", async () => {

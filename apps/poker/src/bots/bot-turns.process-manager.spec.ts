@@ -88,10 +88,17 @@ describe('the bot-turns process manager', () => {
     expect(outcome.events).toEqual([new BotTurnsStarted(HAND, 'TEXAS_HOLDEM', 800, ['sb', 'btn'])]);
   });
 
-  it('follows no turn of a hand of people: no timer started or stopped, no hand read', async () => {
+  it('starts no instance for a hand of people: its turns reach none, so nothing is decided, read or recorded', async () => {
     const fixture = withPlayers({ sb: 'HUMAN', bb: 'HUMAN', btn: 'HUMAN' });
-    expect((await fixture.when(started())).events).toEqual([new BotTurnsStarted(HAND, 'TEXAS_HOLDEM', 250, [])]);
+    expect((await fixture.when(started())).events).toEqual([]);
+    expect(fixture.currentState).toMatchObject({ handId: null });
     // No hand is given to this fixture: a turn step that read it would fail.
+    expect(await fixture.when(new BlindPosted('bb', 'big', 10, 490, 15, 'btn', 10), ofHand(3))).toMatchObject({ ran: false, cancelled: [], scheduled: [] });
+    expect(await fixture.when(new HandComplete('t', HAND, {}, {}), ofHand(9))).toMatchObject({ ran: false, events: [], cancelled: [] });
+  });
+
+  it('follows no turn of a hand of people started before such hands started no instance (its bots noted as none)', async () => {
+    const fixture = withPlayers({ sb: 'HUMAN', bb: 'HUMAN', btn: 'HUMAN' }).given(new BotTurnsStarted(HAND, 'TEXAS_HOLDEM', 250, []));
     expect(await fixture.when(new BlindPosted('bb', 'big', 10, 490, 15, 'btn', 10), ofHand(3))).toMatchObject({ cancelled: [], scheduled: [] });
     expect(await fixture.when(new HandComplete('t', HAND, {}, {}), ofHand(9))).toMatchObject({ events: [], cancelled: [] });
   });

@@ -52,11 +52,16 @@ export class BotTurnsProcess {
     return { handId: null, variant: 'TEXAS_HOLDEM', botDelayMs: DEFAULT_BOT_DELAY_MS, ended: false, bots: null };
   }
 
-  /** A table event: its instance is the hand it starts, whose bots it notes (as the hand starts) once. */
+  /**
+   * A table event: its instance is the hand it starts, whose bots it notes (as the hand starts) once. A
+   * hand of people starts none: the hand's later events then reach no instance, and no step of theirs is
+   * recorded (each recorded step is a commit).
+   */
   @OnEvent(HandStarted, { key: 'handId' })
   async onHandStarted(event: HandStarted, ctx: Ctx): Promise<ProcessReaction> {
     if (ctx.state.handId !== null) return {};
     const bots = await botsAmong(ctx, event.players.map((player) => player.playerId));
+    if (bots.length === 0) return {};
     return { events: [new BotTurnsStarted(event.handId, event.variant, event.botDelayMs ?? DEFAULT_BOT_DELAY_MS, bots)] };
   }
 
@@ -112,7 +117,7 @@ export class BotTurnsProcess {
   }
 }
 
-/** A hand with no bot has no turn to follow: no timer is ever started, so none is stopped. */
+/** A hand with no bot has no turn to follow (an instance started with none, before such hands started none): no timer is ever started, so none is stopped. */
 function following(state: BotTurnsState): boolean {
   return state.handId !== null && !state.ended && state.bots?.length !== 0;
 }
