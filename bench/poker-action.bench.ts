@@ -9,7 +9,7 @@ import { configurePokerApp } from '../apps/poker/src/http/configure-poker-app.js
 import { PokerModule } from '../apps/poker/src/poker.module.js';
 import { countMoveCommits, type MoveCommits } from './move-commits.js';
 import type { ActionOutcome, PokerPlay, PokerPlayResult } from './poker-player.js';
-import { distribution, round, type Distribution } from './stats.js';
+import { distribution, mean, round, type Distribution } from './stats.js';
 
 export interface PokerActionFigures {
   /** Players at the table (heads-up). */
@@ -82,7 +82,7 @@ function play(options: PokerPlay): Promise<PokerPlayResult> {
 function figures(result: PokerPlayResult, commits: readonly MoveCommits[]): PokerActionFigures {
   const durations = result.timed.map((action) => action.ms);
   const { p50Ms, p99Ms, samples } = distribution(durations);
-  const meanMs = durations.reduce((sum, ms) => sum + ms, 0) / Math.max(1, samples);
+  const meanMs = mean(durations);
   const outcome = (kind: ActionOutcome): Distribution => {
     const of = result.timed.filter((action) => action.outcome === kind).map((action) => action.ms);
     return of.length > 0 ? distribution(of) : { p50Ms: 0, p99Ms: 0, samples: 0 };
@@ -108,12 +108,12 @@ function figures(result: PokerPlayResult, commits: readonly MoveCommits[]): Poke
 function commitsByOutcome(result: PokerPlayResult, commits: readonly MoveCommits[]): Record<ActionOutcome, CommitsPerMove> | undefined {
   const timed = commits.slice(WARM_UP_ACTIONS);
   if (result.failed + result.warmUpFailed > 0 || timed.length !== result.timed.length) return undefined;
+  const moves = result.timed.map((action, index) => ({ ...action, ...timed[index] }));
   const of = (kind: ActionOutcome): CommitsPerMove => {
-    const moves = result.timed.flatMap((action, index) => (action.outcome === kind ? [{ ms: action.ms, ...timed[index] }] : []));
-    const mean = (pick: (move: (typeof moves)[number]) => number) => moves.reduce((sum, move) => sum + pick(move), 0) / Math.max(1, moves.length);
-    const appends = mean((move) => move.appends);
-    const checkpoints = mean((move) => move.checkpoints);
-    return { appends: round(appends), checkpoints: round(checkpoints), msPerCommit: round(mean((move) => move.ms) / Math.max(1, appends + checkpoints)) };
+    const ofKind = moves.filter((move) => move.outcome === kind);
+    const appends = mean(ofKind.map((move) => move.appends));
+    const checkpoints = mean(ofKind.map((move) => move.checkpoints));
+    return { appends: round(appends), checkpoints: round(checkpoints), msPerCommit: round(mean(ofKind.map((move) => move.ms)) / Math.max(1, appends + checkpoints)) };
   };
   return { passedTurn: of('passedTurn'), closedRound: of('closedRound'), endedHand: of('endedHand') };
 }

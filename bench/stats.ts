@@ -11,6 +11,11 @@ export function distribution(durationsMs: readonly number[]): Distribution {
   return { p50Ms: at(0.5), p99Ms: at(0.99), samples: sorted.length };
 }
 
+/** The arithmetic mean; 0 for none. */
+export function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+}
+
 /** Three significant figures are all a benchmark on a shared machine can claim. */
 export function round(value: number): number {
   return Number(value.toPrecision(3));
