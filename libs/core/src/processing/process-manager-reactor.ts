@@ -187,14 +187,20 @@ export class ProcessManagerReactor implements Reactor {
       dueAt: new Date(step.now.getTime() + timer.afterMs),
       payload: timer.payload ?? null,
     }));
-    if (cancel.length > 0 || schedule.length > 0) await this.parts.timers.change(owner, step.key, cancel, schedule);
-    const rejections = await this.parts.sender.send(toEmissions(reaction.emit), {
-      idBase: [owner, stepId],
-      correlationId: step.correlationId,
-      causationId: step.event?.metadata.eventId ?? stepId,
-      event: step.event,
-    });
-    for (const rejection of rejections) await this.compensate(step, rejection, depth);
+    // The timers and the commands side by side: both follow the step's record, neither needs the
+    // other, and a step that fails in either is redelivered and does both again (idempotent ids).
+    const [changed, sent] = await Promise.allSettled([
+      cancel.length > 0 || schedule.length > 0 ? this.parts.timers.change(owner, step.key, cancel, schedule) : undefined,
+      this.parts.sender.send(toEmissions(reaction.emit), {
+        idBase: [owner, stepId],
+        correlationId: step.correlationId,
+        causationId: step.event?.metadata.eventId ?? stepId,
+        event: step.event,
+      }),
+    ]);
+    if (changed.status === 'rejected') throw changed.reason;
+    if (sent.status === 'rejected') throw sent.reason;
+    for (const rejection of sent.value) await this.compensate(step, rejection, depth);
   }
 
   private async compensate(step: Step, rejection: CommandRejection, depth: number): Promise<void> {
