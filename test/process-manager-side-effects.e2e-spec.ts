@@ -87,14 +87,14 @@ describe('a process manager step with timers and commands', () => {
   });
 
   it('runs a step again when its timer change fails: the timer is set and the command stored once', async () => {
-    let failures = 0;
+    let calls = 0;
     timers.change = async (...args) => {
-      if (failures++ === 0) throw new Error('timer store unavailable');
+      if (calls++ === 0) throw new Error('timer store unavailable');
       return change(...args);
     };
     await app.get(CommandGateway).send(open('t2'), { syncMode: SyncMode.ASYNC });
     await until(async () => (await timers.pending('ticket-flow', 't2')).length === 1, 'the timer, on the step delivered again');
-    expect(failures).toBe(2);
+    expect(calls).toBe(2);
     expect(await reminders('t2')).toBe(1);
     const flow = await events.readStream({ aggregateType: 'ticket-flow', aggregateId: 't2' });
     expect(flow.map((event) => event.type)).toEqual(['TicketFollowed']);
