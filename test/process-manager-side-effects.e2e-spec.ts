@@ -3,12 +3,9 @@
 // again: the timer is set and the command stored once. Real store (SQLite, or PostgreSQL with
 // ES_TEST_DB=postgres); the timer store is the app's own, with its `change` held or failed once.
 import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import {
   Apply,
   CommandGateway,
-  EVENT_STORE,
-  EventSourcingModule,
   OnEvent,
   ProcessManager,
   SyncMode,
@@ -16,10 +13,8 @@ import {
   type ProcessContext,
   type ProcessReaction,
 } from '@nest-es/core';
-import { TIMER_STORE } from '@nest-es/core/internal';
 import type { TimerStore } from '@nest-es/core/adapter';
-import { typeorm } from '@nest-es/typeorm';
-import { createTestStore, type TestStore } from './support/test-store.js';
+import { startProcessManagerApp, type ProcessManagerApp } from './support/process-manager-app.js';
 import { OpenTicket, RemindTicket, TicketAggregate, TicketOpened } from './support/ticket.domain.js';
 import { until } from './support/until.js';
 
@@ -42,29 +37,19 @@ class TicketFlow {
 const open = (ticketId: string) => Object.assign(new OpenTicket(), { ticketId, title: 'printer' });
 
 describe('a process manager step with timers and commands', () => {
-  let store: TestStore;
+  let started: ProcessManagerApp;
   let app: INestApplication;
   let timers: TimerStore;
   let events: EventStore;
   let change: TimerStore['change'];
 
   beforeEach(async () => {
-    store = await createTestStore();
-    const moduleRef = await Test.createTestingModule({
-      imports: [EventSourcingModule.forRoot({ adapter: typeorm(store.options), processing: { pollIntervalMs: 50 } })],
-      providers: [TicketAggregate, TicketFlow],
-    }).compile();
-    app = moduleRef.createNestApplication({ logger: ['error'] });
-    await app.init();
-    timers = app.get(TIMER_STORE);
-    events = app.get(EVENT_STORE);
+    started = await startProcessManagerApp(TicketAggregate, TicketFlow);
+    ({ app, timers, events } = started);
     change = timers.change.bind(timers);
   });
 
-  afterEach(async () => {
-    await app.close();
-    await store.cleanup();
-  });
+  afterEach(() => started.close());
 
   const reminders = async (ticketId: string) =>
     (await events.readStream({ aggregateType: 'ticket', aggregateId: ticketId })).filter((event) => event.type === 'TicketReminded').length;

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../model/event-envelope.js';
 import type { AggregateDispatcher } from '../scheduling/index.js';
 import { isFinalDeliveryError } from './delivery-errors.js';
-import type { Reactor } from './reactor.js';
+import type { KeyFailure, Reactor } from './reactor.js';
 
 /** A key's reaction that failed, and the events of that key in the batch that wait behind it. */
 export interface LaneFailure {
@@ -26,14 +26,8 @@ export async function reactInLanes(events: StoredEvent[], reactor: Reactor, lane
   const outcomes = await Promise.all(
     [...byKey].map(([key, list]) =>
       lanes.dispatch(laneName, key, async (): Promise<LaneFailure | undefined> => {
-        for (const [index, event] of list.entries()) {
-          try {
-            await reactor.react(event, undefined);
-          } catch (error) {
-            return { key, event, error, behind: list.slice(index + 1) };
-          }
-        }
-        return undefined;
+        const failed = await (reactor.reactInOrder ? reactor.reactInOrder(list) : oneByOne(list, reactor));
+        return failed && { key, event: list[failed.index], error: failed.error, behind: list.slice(failed.index + 1) };
       }),
     ),
   );
@@ -41,4 +35,15 @@ export async function reactInLanes(events: StoredEvent[], reactor: Reactor, lane
   const final = failures.find((failure) => isFinalDeliveryError(failure.error));
   if (final) throw final.error;
   return failures;
+}
+
+async function oneByOne(events: StoredEvent[], reactor: Reactor): Promise<KeyFailure | undefined> {
+  for (const [index, event] of events.entries()) {
+    try {
+      await reactor.react(event, undefined);
+    } catch (error) {
+      return { index, error };
+    }
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { AggregateLoader } from '../command/aggregate-loader.js';
+import type { AggregateLoader, LoadedAggregate } from '../command/aggregate-loader.js';
 import type { EventAppender } from '../command/event-appender.js';
 import { eventTypeName } from '../decorators/event-type.decorator.js';
 import type { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
@@ -17,8 +17,9 @@ import { toEmissions, type CommandRejection, type ProcessReaction } from './emis
 import { MAX_COMPENSATION_DEPTH, type EmissionSender } from './emission-sender.js';
 import { asStored, processContextOf, type ProcessStepFacts } from './process-context-of.js';
 import { replay } from '../command/aggregate-replayer.js';
-import type { Reactor } from './reactor.js';
+import type { KeyFailure, Reactor } from './reactor.js';
 import { stateAsOf } from './state-as-of.js';
+import { changesTimers, combineTimerChanges, type TimerChange } from './timer-change.js';
 import type { ProcessContext } from './subscriber-context.js';
 
 export interface ProcessManagerParts {
@@ -38,6 +39,17 @@ interface Step extends Omit<ProcessStepFacts, 'sequence'> {
   triggerId: string;
   canStart: boolean;
   react(context: ProcessContext): unknown;
+}
+
+/** A step decided ahead of its record. */
+interface DecidedStep {
+  step: Step;
+  stepId: string;
+  reaction: ProcessReaction;
+  /** Whether it sends commands or facts. */
+  sends: boolean;
+  /** Appends its record on the state it was decided on. */
+  record(): Promise<unknown>;
 }
 
 /**
@@ -69,21 +81,85 @@ export class ProcessManagerReactor implements Reactor {
   }
 
   react(event: StoredEvent): Promise<void> {
-    const handler = this.subscriber.handlers.get(event.type)!;
-    return deliverySpan(this.parts.tracing, this.subscriber, event, async () => {
-      const key = instanceKeyOf(this.subscriber, event);
-      if (key === undefined) throw new Error(`${this.subscriber.classRef.name} found no instance key (a non-empty string) in ${event.type} at position ${event.position}`);
-      await this.run({
-        key,
-        correlationId: event.metadata.correlationId,
-        triggerId: `event:${event.metadata.eventId}`,
-        canStart: this.process.startsOn.has(event.type),
-        now: event.occurredAt,
-        event,
-        stateOf: (aggregateType, aggregateId) => stateAsOf(this.parts.registry, this.parts.store, aggregateType, aggregateId, event.position),
-        react: (context) => handler(event.payload, context),
-      });
+    return deliverySpan(this.parts.tracing, this.subscriber, event, () => this.run(this.eventStep(event)));
+  }
+
+  /**
+   * An instance's events of one delivery: the steps that follow one another with no command between
+   * them are decided one after another on the cached state and recorded in the same turn of the event
+   * loop, so that the store's group commit writes them in one transaction; their timer changes then go
+   * in one call. Whatever is out of the ordinary (no cached state, a step that fails, a refused append)
+   * goes through `react`, which handles it.
+   */
+  async reactInOrder(events: StoredEvent[]): Promise<KeyFailure | undefined> {
+    for (let index = 0; index < events.length; ) {
+      try {
+        index += await this.reactFrom(events, index);
+      } catch (error) {
+        return { index, error };
+      }
+    }
+    return undefined;
+  }
+
+  /** Handles events from `start` on (at least one); how many. */
+  private async reactFrom(events: StoredEvent[], start: number): Promise<number> {
+    const group = start < events.length - 1 ? await this.decideInTurn(events, start) : [];
+    const recorded = group.length > 0 ? await this.recordTogether(group) : 0;
+    if (recorded === 0) {
+      await this.react(events[start]);
+      return 1;
+    }
+    const steps = group.slice(0, recorded);
+    const last = steps[steps.length - 1];
+    const timers = combineTimerChanges(steps.map(({ step, stepId, reaction }) => this.timerChange(step, stepId, reaction)));
+    await this.sideEffects(last.step, last.stepId, last.reaction, 0, timers);
+    return recorded;
+  }
+
+  /**
+   * The steps of the events from `start` on, each decided in its delivery's span on the cached state
+   * the one before leaves, up to the first that sends anything: its rejections are compensated before
+   * the next step is decided. Stops before an event of another instance, or one that cannot be decided.
+   */
+  private async decideInTurn(events: StoredEvent[], start: number): Promise<DecidedStep[]> {
+    const group: DecidedStep[] = [];
+    const key = instanceKeyOf(this.subscriber, events[start]);
+    let loaded = key === undefined ? undefined : this.parts.loader.cached(this.streamOf(key));
+    for (let index = start; index < events.length && loaded; index++) {
+      const event = events[index];
+      if (instanceKeyOf(this.subscriber, event) !== key) break;
+      const step = this.eventStep(event, key);
+      if (loaded.sequence === 0 && !step.canStart) break;
+      const decided = await this.decideAhead(step, event, loaded);
+      if (!decided) break;
+      group.push(decided);
+      if (decided.sends) break;
+      const own = decided.reaction.events ?? [];
+      loaded = { state: this.applyOwn(structuredClone(loaded.state), own), sequence: loaded.sequence + own.length };
+    }
+    return group;
+  }
+
+  /** A step decided ahead of its record, which is bound to its delivery's span; undefined when it is not for the group. */
+  private decideAhead(step: Step, event: StoredEvent, loaded: LoadedAggregate): Promise<DecidedStep | undefined> {
+    const stepId = deterministicId(this.subscriber.name, step.triggerId);
+    const decided = deliverySpan(this.parts.tracing, this.subscriber, event, async (): Promise<DecidedStep | undefined> => {
+      const reaction = await this.decide(step, loaded.state, loaded.sequence);
+      if (!this.appliesOwn(reaction.events ?? [])) return undefined;
+      const sends = toEmissions(reaction.emit).length > 0;
+      return { step, stepId, reaction, sends, record: this.parts.tracing.bind(() => this.appendStep(step, stepId, reaction, loaded)) };
     });
+    return decided.catch(() => undefined);
+  }
+
+  /** Appends the steps' records in one turn; how many of the first committed (the rest go one by one). */
+  private async recordTogether(group: DecidedStep[]): Promise<number> {
+    const outcomes = await Promise.allSettled(group.map((decided) => decided.record()));
+    const recorded = outcomes.findIndex((outcome) => outcome.status === 'rejected');
+    if (recorded === -1) return group.length;
+    this.parts.loader.forget(this.streamOf(group[0].step.key));
+    return recorded;
   }
 
   /** Runs a due timer in the instance's lane; the timer poller marks it fired afterwards. */
@@ -102,6 +178,25 @@ export class ProcessManagerReactor implements Reactor {
     );
   }
 
+  private eventStep(event: StoredEvent, key = instanceKeyOf(this.subscriber, event)): Step {
+    if (key === undefined) throw new Error(`${this.subscriber.classRef.name} found no instance key (a non-empty string) in ${event.type} at position ${event.position}`);
+    const handler = this.subscriber.handlers.get(event.type)!;
+    return {
+      key,
+      correlationId: event.metadata.correlationId,
+      triggerId: `event:${event.metadata.eventId}`,
+      canStart: this.process.startsOn.has(event.type),
+      now: event.occurredAt,
+      event,
+      stateOf: (aggregateType, aggregateId) => stateAsOf(this.parts.registry, this.parts.store, aggregateType, aggregateId, event.position),
+      react: (context) => handler(event.payload, context),
+    };
+  }
+
+  private streamOf(key: string): StreamId {
+    return { aggregateType: this.subscriber.name, aggregateId: key };
+  }
+
   /**
    * Decides on the cached state without a read, as a command does: the append's sequence guard
    * catches a cache another instance made stale. A step delivered again is found by its record,
@@ -109,7 +204,7 @@ export class ProcessManagerReactor implements Reactor {
    */
   private async run(step: Step, depth = 0): Promise<void> {
     const { aggregate } = this.process;
-    const stream: StreamId = { aggregateType: this.subscriber.name, aggregateId: step.key };
+    const stream = this.streamOf(step.key);
     const stepId = deterministicId(this.subscriber.name, step.triggerId);
     let verified = false;
     for (;;) {
@@ -133,22 +228,10 @@ export class ProcessManagerReactor implements Reactor {
         verified = true;
         continue;
       }
-      const events = reaction.events ?? [];
-      for (const event of events) {
-        if (!aggregate.appliers.has(eventTypeName(event))) {
-          throw new Error(`${this.subscriber.classRef.name} returned ${event.constructor.name}, which it has no @Apply for`);
-        }
-      }
+      const unapplied = (reaction.events ?? []).find((event) => !aggregate.appliers.has(eventTypeName(event)));
+      if (unapplied) throw new Error(`${this.subscriber.classRef.name} returned ${unapplied.constructor.name}, which it has no @Apply for`);
       try {
-        await this.parts.appender.append({
-          aggregate,
-          stream,
-          loaded,
-          events,
-          metadata: { commandId: stepId, correlationId: step.correlationId, causationId: step.triggerId.slice(step.triggerId.indexOf(':') + 1) },
-          occurredAt: step.now,
-          commandId: stepId,
-        });
+        await this.appendStep(step, stepId, reaction, loaded);
       } catch (error) {
         if (error instanceof DuplicateCommandError && (await this.replayRecorded(step, stream, stepId, depth))) return;
         if (!(error instanceof ConcurrencyError) && !(error instanceof DuplicateCommandError)) throw error;
@@ -159,6 +242,27 @@ export class ProcessManagerReactor implements Reactor {
       await this.sideEffects(step, stepId, reaction, depth);
       return;
     }
+  }
+
+  /** The step's events, recorded under its id; refused (ConcurrencyError, DuplicateCommandError) as any append. */
+  private appendStep(step: Step, stepId: string, reaction: ProcessReaction, loaded: LoadedAggregate): Promise<unknown> {
+    return this.parts.appender.append({
+      aggregate: this.process.aggregate,
+      stream: this.streamOf(step.key),
+      loaded,
+      events: reaction.events ?? [],
+      metadata: { commandId: stepId, correlationId: step.correlationId, causationId: step.triggerId.slice(step.triggerId.indexOf(':') + 1) },
+      occurredAt: step.now,
+      commandId: stepId,
+    });
+  }
+
+  private appliesOwn(events: object[]): boolean {
+    return events.every((event) => this.process.aggregate.appliers.has(eventTypeName(event)));
+  }
+
+  private applyOwn(state: unknown, events: object[]): unknown {
+    return replay(this.process.aggregate, state, events.map((event) => asStored(event, eventTypeName)));
   }
 
   /** A step recorded already (delivered again): its reaction from the state it first saw, and its side effects again. */
@@ -172,25 +276,27 @@ export class ProcessManagerReactor implements Reactor {
   }
 
   private async decide(step: Step, state: unknown, sequence: number): Promise<ProcessReaction> {
-    const { aggregate } = this.process;
-    const applyOwn = (from: unknown, events: object[]) => replay(aggregate, from, events.map((event) => asStored(event, eventTypeName)));
-    const context = processContextOf(this.subscriber.classRef.name, state, { ...step, sequence }, applyOwn);
+    const context = processContextOf(this.subscriber.classRef.name, state, { ...step, sequence }, (from, events) => this.applyOwn(from, events));
     return ((await step.react(context)) ?? {}) as ProcessReaction;
   }
 
-  private async sideEffects(step: Step, stepId: string, reaction: ProcessReaction, depth: number): Promise<void> {
-    const owner = this.subscriber.name;
-    const cancel = reaction.cancel ?? [];
+  /** The step's timers: the names it cancels and the timers it schedules, their ids from the step's. */
+  private timerChange(step: Step, stepId: string, reaction: ProcessReaction): TimerChange {
     const schedule = (reaction.schedule ?? []).map((timer) => ({
-      id: deterministicId(owner, step.key, timer.name, stepId),
+      id: deterministicId(this.subscriber.name, step.key, timer.name, stepId),
       name: timer.name,
       dueAt: new Date(step.now.getTime() + timer.afterMs),
       payload: timer.payload ?? null,
     }));
+    return { cancel: reaction.cancel ?? [], schedule };
+  }
+
+  private async sideEffects(step: Step, stepId: string, reaction: ProcessReaction, depth: number, timers = this.timerChange(step, stepId, reaction)): Promise<void> {
+    const owner = this.subscriber.name;
     // The timers and the commands side by side: both follow the step's record, neither needs the
     // other, and a step that fails in either is redelivered and does both again (idempotent ids).
     const [changed, sent] = await Promise.allSettled([
-      cancel.length > 0 || schedule.length > 0 ? this.parts.timers.change(owner, step.key, cancel, schedule) : undefined,
+      changesTimers(timers) ? this.parts.timers.change(owner, step.key, timers.cancel, timers.schedule) : undefined,
       this.parts.sender.send(toEmissions(reaction.emit), {
         idBase: [owner, stepId],
         correlationId: step.correlationId,

@@ -19,6 +19,17 @@ export interface Reactor {
    * collects what must wait for that commit. Throws when it fails.
    */
   react(event: StoredEvent, tx: unknown, afterCommit?: AfterCommit): Promise<void>;
+  /**
+   * Handles one key's events outside the commit, in order, with the outcome `react` on each in turn
+   * would have, where that can take fewer commits (process managers). Resolves to the first that failed.
+   */
+  reactInOrder?(events: StoredEvent[]): Promise<KeyFailure | undefined>;
+}
+
+/** The first of a key's events whose reaction failed (by its index), and why. */
+export interface KeyFailure {
+  index: number;
+  error: unknown;
 }
 
 /** The lane key of an aggregate's events. */
