@@ -134,7 +134,8 @@ export class ProcessManagerReactor implements Reactor {
       const decided = await this.decideAhead(step, event, loaded);
       if (!decided) break;
       group.push(decided);
-      if (decided.sends) break;
+      // Nothing is decided after a step that sends, nor a state worked out past the last event.
+      if (decided.sends || index === events.length - 1) break;
       const own = decided.reaction.events ?? [];
       loaded = { state: this.applyOwn(structuredClone(loaded.state), own), sequence: loaded.sequence + own.length };
     }
@@ -146,7 +147,7 @@ export class ProcessManagerReactor implements Reactor {
     const stepId = deterministicId(this.subscriber.name, step.triggerId);
     const decided = deliverySpan(this.parts.tracing, this.subscriber, event, async (): Promise<DecidedStep | undefined> => {
       const reaction = await this.decide(step, loaded.state, loaded.sequence);
-      if (!this.appliesOwn(reaction.events ?? [])) return undefined;
+      if (this.unappliedEvent(reaction)) return undefined;
       const sends = toEmissions(reaction.emit).length > 0;
       return { step, stepId, reaction, sends, record: this.parts.tracing.bind(() => this.appendStep(step, stepId, reaction, loaded)) };
     });
@@ -228,7 +229,7 @@ export class ProcessManagerReactor implements Reactor {
         verified = true;
         continue;
       }
-      const unapplied = (reaction.events ?? []).find((event) => !aggregate.appliers.has(eventTypeName(event)));
+      const unapplied = this.unappliedEvent(reaction);
       if (unapplied) throw new Error(`${this.subscriber.classRef.name} returned ${unapplied.constructor.name}, which it has no @Apply for`);
       try {
         await this.appendStep(step, stepId, reaction, loaded);
@@ -257,8 +258,9 @@ export class ProcessManagerReactor implements Reactor {
     });
   }
 
-  private appliesOwn(events: object[]): boolean {
-    return events.every((event) => this.process.aggregate.appliers.has(eventTypeName(event)));
+  /** An event of the reaction's own that the process manager has no `@Apply` for. */
+  private unappliedEvent(reaction: ProcessReaction): object | undefined {
+    return (reaction.events ?? []).find((event) => !this.process.aggregate.appliers.has(eventTypeName(event)));
   }
 
   private applyOwn(state: unknown, events: object[]): unknown {
