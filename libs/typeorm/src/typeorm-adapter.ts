@@ -10,6 +10,7 @@ import { PostgresWakeChannel } from './postgres-wake-channel.js';
 import { openReadModelDataSource } from './read-model-store.js';
 import { PostgresSqlClient } from './postgres-sql-client.js';
 import { sqlClientFor } from './sql-client-for.js';
+import { dialectOf } from './sql-client.js';
 import { EVENT_SOURCING_DATA_SOURCE, READ_MODEL_DATA_SOURCE } from './tokens.js';
 import { TypeOrmCheckpointStore } from './typeorm-checkpoint-store.js';
 import { TypeOrmDeadLetterStore } from './typeorm-dead-letter-store.js';
@@ -57,6 +58,8 @@ class TypeOrmAdapter implements EventSourcingAdapter<EntityManager> {
       leases: postgres && new PostgresPartitionLeases(postgres),
       wakeChannel: postgres && new PostgresWakeChannel(postgres, events),
       readModelTables: new TypeOrmReadModelTables(this.readModels),
+      // better-sqlite3 runs every statement (and a commit's fsync) on the event loop.
+      writesHoldEventLoop: dialectOf(this.dataSource) === 'sqlite' || dialectOf(this.readModels) === 'sqlite',
     };
   }
 

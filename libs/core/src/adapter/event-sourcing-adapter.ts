@@ -22,6 +22,14 @@ export interface AdapterPorts<Tx = unknown> {
   wakeChannel?: WakeChannel;
   /** Table steps of a blue/green projection rebuild, in the checkpoints' transaction; default none (no blue/green rebuilds). */
   readModelTables?: ReadModelTables<Tx>;
+  /**
+   * True when the stores' writes run on the event loop and hold it while they last (a synchronous
+   * driver, such as better-sqlite3): projectors then wait for the batch that this process's sagas and
+   * process managers have in hand before taking theirs, so that a workflow's hops follow one another
+   * and one projection covers several. Default false: a projection runs while a workflow waits for
+   * the database.
+   */
+  writesHoldEventLoop?: boolean;
 }
 
 /** What an adapter may ask of the application while it opens. */

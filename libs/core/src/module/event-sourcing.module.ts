@@ -23,6 +23,7 @@ import { EmissionSender } from '../processing/emission-sender.js';
 import { EventDeadLetterRetrier } from '../processing/event-dead-letter-retrier.js';
 import { EventProcessor } from '../processing/event-processor.js';
 import { FactAppender } from '../processing/fact-appender.js';
+import { WorkflowActivity } from '../processing/workflow-activity.js';
 import { EventTypeCensus } from '../maintenance/event-type-census.js';
 import { ProjectionRebuilder } from '../maintenance/projection-rebuilder.js';
 import { SyncWaiter } from '../command/sync-waiter.js';
@@ -91,6 +92,7 @@ function adapterProviders(adapter: EventSourcingAdapter<any>): Provider[] {
     port(PARTITION_LEASES, (ports) => ports.leases ?? new InProcessPartitionLeases()),
     port(WAKE_CHANNEL, (ports) => ports.wakeChannel ?? null),
     port(READ_MODEL_TABLES, (ports) => ports.readModelTables ?? null),
+    port(WorkflowActivity, (ports) => new WorkflowActivity(ports.writesHoldEventLoop === true)),
     ...(adapter.provides ?? []).map((token) => port(token, () => adapter.provided!(token))),
   ];
 }

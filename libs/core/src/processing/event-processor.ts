@@ -29,8 +29,9 @@ import { SubscriptionPipeline } from './subscription-pipeline.js';
 import { SubscriberKindDispatcher } from './subscriber-kind-dispatcher.js';
 import { DEFAULT_SUBSCRIPTION_SETTINGS, SubscriptionRunner } from './subscription-runner.js';
 import { TimerPoller } from './timer-poller.js';
+import { WorkflowActivity } from './workflow-activity.js';
 import { DEFAULT_REBALANCE_INTERVAL_MS, PartitionCoordinator } from './partition-coordinator.js';
-import { checkpointName, partitionCount, partitionOfKey, type Partition } from '../discovery/subscriber-partitions.js';
+import { checkpointName, partitionCount, partitionOfKey, WHOLE, type Partition } from '../discovery/subscriber-partitions.js';
 
 const KINDS: SubscriberKind[] = ['projector', 'saga', 'process-manager'];
 const DEFAULT_TIMER_POLL_MS = 200;
@@ -67,6 +68,7 @@ export class EventProcessor {
     @Inject(PARTITION_LEASES) private readonly leases: PartitionLeases,
     private readonly tracing: Tracing,
     private readonly changes: ReadModelChanges,
+    private readonly workflows: WorkflowActivity,
   ) {}
 
   async start(): Promise<void> {
@@ -98,7 +100,7 @@ export class EventProcessor {
           this.pipelines.set(checkpointName(subscriber.name, partition), handler);
           // Any partition's pipeline redelivers a dead letter: redelivery moves no checkpoint.
           if (index === 0) this.handlers.set(subscriber.name, handler);
-          const runner = new SubscriptionRunner(subscriber, handler, this.store, this.checkpoints, this.notifier, settings, partition);
+          const runner = new SubscriptionRunner(subscriber, handler, this.store, this.checkpoints, this.notifier, settings, partition, this.workflows);
           this.runners.set(runner.name, runner);
           if (scaleOut) coordinated.set(runner.name, runner);
           else dispatcher.add(runner);
@@ -184,7 +186,8 @@ export class EventProcessor {
     if (!this.projectors) throw new InvalidArgumentError('processing does not run in this process: a projector copy needs it (processing.enabled)');
     const definition: SubscriberDefinition = { ...projector, name: copy.checkpoint };
     const reactor = new ProjectorReactor(definition, this.tracing, new ReadModelChanges(), copy.table);
-    const runner = new SubscriptionRunner(definition, this.pipelineFor(definition, reactor, this.projectors, copy.checkpoint), this.store, this.checkpoints, this.notifier, this.settings);
+    const pipeline = this.pipelineFor(definition, reactor, this.projectors, copy.checkpoint);
+    const runner = new SubscriptionRunner(definition, pipeline, this.store, this.checkpoints, this.notifier, this.settings, WHOLE, this.workflows);
     await runner.start();
     return runner;
   }

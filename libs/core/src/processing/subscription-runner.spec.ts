@@ -5,11 +5,12 @@ import type { SubscriberDefinition } from '../discovery/subscriber-definition.js
 import { EventNotifier } from '../runtime/event-notifier.js';
 import type { StoredEvent } from '../model/event-envelope.js';
 import type { PartitionReads, ReadPartitionOptions } from '../store/event-store.js';
-import { partitionOfKey } from '../discovery/subscriber-partitions.js';
+import { partitionOfKey, WHOLE } from '../discovery/subscriber-partitions.js';
 import { InMemoryCheckpointStore } from '../store/memory/in-memory-checkpoint-store.js';
 import { InMemoryEventStore } from '../store/memory/in-memory-event-store.js';
 import type { BatchHandler } from './batch-handler.js';
 import { SubscriptionRunner } from './subscription-runner.js';
+import { WorkflowActivity } from './workflow-activity.js';
 
 const store = new InMemoryEventStore();
 const checkpoints = new InMemoryCheckpointStore();
@@ -264,6 +265,66 @@ describe('SubscriptionRunner', () => {
       } finally {
         await runner.stop();
       }
+    });
+  });
+
+  describe('a projector and a workflow of one process', () => {
+    /**
+     * A saga that answers each Ticked with a Followed (appended a turn later, as the group commit
+     * does) and a projector of both, caught up, sharing `activity`; the projector's batches.
+     */
+    async function hop(name: string, activity: WorkflowActivity): Promise<{ sent: StoredEvent[]; batches: number[][] }> {
+      const notifier = new EventNotifier();
+      const batches: number[][] = [];
+      const sent: StoredEvent[] = [];
+      const saga: BatchHandler = {
+        async handle(events: StoredEvent[], _from: number, to: number) {
+          await new Promise((resolve) => setImmediate(resolve));
+          const followed = await appendEvents(events.length, undefined, 'Followed');
+          sent.push(...followed);
+          notifier.appended(followed);
+          await checkpoints.save(`${name}-saga`, to);
+          return true;
+        },
+        redeliver: async () => undefined,
+      };
+      const projector: BatchHandler = {
+        async handle(events: StoredEvent[], _from: number, to: number) {
+          batches.push(events.map((event) => event.position));
+          await checkpoints.save(`${name}-projector`, to);
+          return true;
+        },
+        redeliver: async () => undefined,
+      };
+      const head = await store.headPosition();
+      const sagaOf = { ...subscriber(`${name}-saga`), kind: 'saga' as const };
+      const projectorOf = { ...subscriber(`${name}-projector`), handlers: new Map([['Ticked', () => undefined], ['Followed', () => undefined]]) };
+      const { store: noting, reads } = notingReads();
+      const runners = [new SubscriptionRunner(sagaOf, saga, noting, checkpoints, notifier, noPoll, WHOLE, activity), new SubscriptionRunner(projectorOf, projector, noting, checkpoints, notifier, noPoll, WHOLE, activity)];
+      for (const runner of runners) {
+        await checkpoints.save(runner.name, head);
+        await runner.start();
+      }
+      try {
+        await until(() => reads.length === 2);
+        const ticked = await appendEvents(1);
+        sent.push(...ticked);
+        notifier.appended(ticked);
+        await until(() => batches.flat().length === 2);
+      } finally {
+        for (const runner of runners) await runner.stop();
+      }
+      return { sent: sent.sort((a, b) => a.position - b.position), batches };
+    }
+
+    it('lets the workflow go first when projectors wait: one projection covers its event and the one the hop appended', async () => {
+      const { sent, batches } = await hop('waits', new WorkflowActivity(true, 60_000));
+      expect(batches).toEqual([sent.map((event) => event.position)]);
+    });
+
+    it('projects each append as it comes when projectors do not wait', async () => {
+      const { sent, batches } = await hop('goes', new WorkflowActivity(false));
+      expect(batches).toEqual(sent.map((event) => [event.position]));
     });
   });
 });

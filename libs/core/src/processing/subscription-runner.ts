@@ -8,6 +8,7 @@ import type { BatchHandler } from './batch-handler.js';
 import { AppendsHeard, type HeardRun } from './appends-heard.js';
 import { BackgroundLoop } from './background-loop.js';
 import { isFinalDeliveryError } from './delivery-errors.js';
+import { WorkflowActivity } from './workflow-activity.js';
 import { checkpointName, partitionOf, WHOLE, type Partition } from '../discovery/subscriber-partitions.js';
 
 export interface SubscriptionSettings {
@@ -59,6 +60,8 @@ export class SubscriptionRunner {
     private readonly notifier: EventNotifier,
     private readonly settings: SubscriptionSettings,
     private readonly partition: Partition = WHOLE,
+    /** This process's workflow batches: a saga's or process manager's are counted, a projector waits on them (when projectors wait). */
+    private readonly workflows = new WorkflowActivity(false),
   ) {
     this.name = checkpointName(subscriber.name, partition);
     this.readFilter = subscriber.kind === 'process-manager' ? WHOLE : partition;
@@ -132,7 +135,7 @@ export class SubscriptionRunner {
       this.position = to;
       return caughtUp;
     }
-    if (await this.handler.handle(relevant, this.stored, to)) {
+    if (await this.handleBatch(relevant, to)) {
       this.stored = this.position = to;
       this.checkpointed();
       return caughtUp;
@@ -144,13 +147,20 @@ export class SubscriptionRunner {
     return false;
   }
 
+  private handleBatch(events: StoredEvent[], to: number): Promise<boolean> {
+    const handle = () => this.handler.handle(events, this.stored, to);
+    return this.subscriber.kind === 'projector' ? handle() : this.workflows.during(handle);
+  }
+
   /**
    * Sleeps until an append may have brought an event to handle, or `ms` pass (the poll backstop),
    * moving over the appends of ignored events meanwhile. `seen` is the append count before the last read.
+   * A projector looks only once this process's workflows let it (`WorkflowActivity.settled`).
    */
   private async idle(ms: number, seen: number): Promise<void> {
     const until = Date.now() + ms;
     for (;;) {
+      if (this.subscriber.kind === 'projector') await this.workflows.settled();
       const run = this.loop.stopped ? undefined : this.heard.next(this.position, this.batchSize);
       if (run === undefined) return;
       if (run.events.length > 0) {
