@@ -182,7 +182,8 @@ describe('round trips per process-manager step on PostgreSQL', () => {
     await timers.change('order-flow', 'rt-timers', [], [timer('rt-t1')]);
     sent.length = 0;
     await timers.change('order-flow', 'rt-timers', ['payment'], [timer('rt-t2')]);
-    expect(sent).toHaveLength(1);
+    // The timer poller's query for due timers runs on its own clock and may fall inside the call.
+    expect(sent.filter((text) => !/FROM es_timers WHERE status = 'pending' AND due_at <=/.test(text))).toHaveLength(1);
     expect((await timers.pending('order-flow', 'rt-timers')).map((pending) => pending.id)).toEqual(['rt-t2']);
   });
 
