@@ -7,9 +7,9 @@ import { EventSourcingModule } from '@nest-es/core';
 import { FASTIFY_ADAPTER_OPTIONS, EventSourcingHttpModule } from '@nest-es/http';
 import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate } from './bench-aggregates.js';
-import { warmAccounts } from './command.bench.js';
+import { measureCommands, warmAccounts } from './command.bench.js';
 import type { HttpLoad } from './http-load.js';
-import { round } from './stats.js';
+import { mean, round } from './stats.js';
 
 export interface HttpFigures {
   connections: number;
@@ -26,8 +26,28 @@ export type HttpAdapterKind = (typeof HTTP_ADAPTERS)[number];
 
 export interface HttpLoadFigures {
   c1: HttpFigures;
+  /** The HTTP slices of `ceiling`, together. */
   c64: HttpFigures;
+  ceiling: HttpCeilingFigures;
 }
+
+/**
+ * What HTTP at 64 connections is held against: 1 / (1 / empty route + 1 / in-process at 64 callers),
+ * the two figures taken in turns with the HTTP figure, slice after slice, on the same app.
+ */
+export interface HttpCeilingFigures {
+  emptyRoutePerSec: number;
+  inProcessPerSec: number;
+  perSec: number;
+  /** Slices of each figure. */
+  turns: number;
+}
+
+/**
+ * Slices of the ceiling's figures and of HTTP at 64, taken in turns: this host's speed swings by half
+ * within minutes, and figures taken minutes apart put one phase over another.
+ */
+const CEILING_TURNS = 4;
 
 @Module({ providers: [AccountAggregate] })
 class HttpBenchModule {}
@@ -104,19 +124,48 @@ export const durationSeconds = (durationMs: number) => Math.max(1, Math.round(du
 /**
  * Commands over the framework's HTTP contract (`POST /commands/bench-account/:id/Deposit`, on
  * loopback) on one adapter, driven by autocannon at 1 and 64 connections; the same Deposits as the
- * in-process figures, after the same warm-up (one Deposit to every account, so each is cached).
+ * in-process figures, after the same warm-up (one Deposit to every account, so each is cached). At
+ * 64, in turns with the empty route on the same adapter and in-process commands on the same app.
  */
 export async function measureHttp(store: StoreOptions, adapter: HttpAdapterKind, durationMs: number, accounts: number): Promise<HttpLoadFigures> {
   const app = await createHttpApp(store, adapter);
+  const emptyApp = await createEmptyRouteApp(adapter);
   try {
-    const url = await listen(app);
+    const [url, emptyUrl] = [await listen(app), await listen(emptyApp)];
     const durationS = durationSeconds(durationMs);
     await warmAccounts(app, accounts);
     await load({ url, connections: 64, durationS: 1, accounts });
+    await load({ url: emptyUrl, connections: 64, durationS: 1, accounts });
     const c1 = await load({ url, connections: 1, durationS, accounts });
-    const c64 = await load({ url, connections: 64, durationS, accounts });
-    return { c1, c64 };
+    const sliceS = Math.max(1, Math.round(durationS / CEILING_TURNS));
+    const slices = { empty: [] as HttpFigures[], inProcess: [] as number[], http: [] as HttpFigures[] };
+    for (let turn = 0; turn < CEILING_TURNS; turn++) {
+      slices.empty.push(await load({ url: emptyUrl, connections: 64, durationS: sliceS, accounts }));
+      slices.inProcess.push((await measureCommands(app, 64, sliceS * 1000, accounts)).perSec);
+      slices.http.push(await load({ url, connections: 64, durationS: sliceS, accounts }));
+    }
+    const [emptyRoutePerSec, inProcessPerSec] = [mean(slices.empty.map((slice) => slice.perSec)), mean(slices.inProcess)];
+    const ceiling = { emptyRoutePerSec: round(emptyRoutePerSec), inProcessPerSec: round(inProcessPerSec), perSec: httpCeiling(emptyRoutePerSec, inProcessPerSec), turns: CEILING_TURNS };
+    return { c1, c64: together(slices.http), ceiling };
   } finally {
+    await emptyApp.close();
     await app.close();
   }
+}
+
+/** 1 / (1 / empty route + 1 / in-process): both share the one event loop, so their times per request add up. */
+export function httpCeiling(emptyRoutePerSec: number, inProcessPerSec: number): number {
+  return round(1 / (1 / emptyRoutePerSec + 1 / inProcessPerSec));
+}
+
+/** Slices of equal length as one figure: the mean rate, the median slice's p50, the worst slice's p99. */
+function together(slices: readonly HttpFigures[]): HttpFigures {
+  const p50s = slices.map((slice) => slice.p50Ms).sort((a, b) => a - b);
+  return {
+    connections: slices[0].connections,
+    perSec: round(mean(slices.map((slice) => slice.perSec))),
+    p50Ms: p50s[Math.floor(p50s.length / 2)],
+    p99Ms: Math.max(...slices.map((slice) => slice.p99Ms)),
+    failed: slices.reduce((sum, slice) => sum + slice.failed, 0),
+  };
 }

@@ -9,7 +9,6 @@ import type { HttpProfileFigures } from './http-profile.bench.js';
 import type { LiveFigures } from './live.bench.js';
 import type { MachineInfo } from './machine.js';
 import type { BenchResults, ScaleOutResults, SlowProjectorResults } from './results.js';
-import { httpCeiling } from './targets.js';
 
 type Row = [figure: string, sqlite: string, postgres: string];
 
@@ -66,8 +65,10 @@ function memoryRow(figure: string, db: 'sqlite' | 'postgres', start: number, end
 
 function rows(results: BenchResults): Row[] {
   const { sqlite, postgres } = results.command;
-  const ceiling = (adapter: HttpAdapterKind, inProcess: { c64: CommandFigures } | undefined) =>
-    inProcess ? `${count(httpCeiling(results.emptyRoute[adapter].perSec, inProcess.c64.perSec))}/s` : '-';
+  const ceiling = (adapter: HttpAdapterKind, db: 'sqlite' | 'postgres') => {
+    const figures = results.http[db]?.[adapter]?.ceiling;
+    return figures ? `${count(figures.perSec)}/s (empty route ${count(figures.emptyRoutePerSec)}/s, in-process ${count(figures.inProcessPerSec)}/s)` : '-';
+  };
   const raw = (db: 'sqlite' | 'postgres') => {
     const figures = results.raw[db];
     return figures ? `${count(figures.commitsPerSec)}/s` : '-';
@@ -101,7 +102,7 @@ function rows(results: BenchResults): Row[] {
       [`HTTP command on ${adapter}, 1 connection (p50 / p99, commands/s)`, http(results.http.sqlite?.[adapter]?.c1), http(results.http.postgres?.[adapter]?.c1)],
       [`HTTP command on ${adapter}, 64 connections`, http(results.http.sqlite?.[adapter]?.c64), http(results.http.postgres?.[adapter]?.c64)],
       [`empty Nest route on ${adapter}, 64 connections (no command, no database: the floor)`, http(results.emptyRoute[adapter]), '-'],
-      [`HTTP ceiling on ${adapter}: 1 / (1 / empty route + 1 / in-process at 64 callers)`, ceiling(adapter, sqlite), ceiling(adapter, postgres)],
+      [`HTTP ceiling on ${adapter}: 1 / (1 / empty route + 1 / in-process at 64 callers), the two taken in turns with HTTP at 64`, ceiling(adapter, 'sqlite'), ceiling(adapter, 'postgres')],
     ]),
     ['poker PlayerAction over HTTP on fastify, CASCADE, 1 caller (p50 / p99, actions/s)', pokerAction(results.pokerAction?.sqlite), pokerAction(results.pokerAction?.postgres)],
     [

@@ -158,7 +158,7 @@ async function measureMixedWorkload(db: BenchDatabase, raw: RawDriver, plan: Ben
 async function benchHttp(db: BenchDatabase, plan: BenchPlan): Promise<DatabaseHttpFigures> {
   const http = {} as DatabaseHttpFigures;
   for (const adapter of HTTP_ADAPTERS) {
-    log(`${db.kind}: commands over HTTP on ${adapter} (autocannon, 1 and 64 connections)`);
+    log(`${db.kind}: commands over HTTP on ${adapter} (autocannon, 1 connection, then 64 in turns with the empty route and in-process commands)`);
     http[adapter] = await measureHttp(db.store, adapter, plan.httpMs, plan.accounts);
   }
   return http;
@@ -175,33 +175,22 @@ async function benchEmptyRoute(plan: BenchPlan): Promise<EmptyRouteFigures> {
 }
 
 /**
- * `--only http`: on each database, the in-process figure at 64 callers and then HTTP on each adapter
- * (the two figures the HTTP targets compare), then the empty route's floor, printed with those targets.
+ * `--only http`: on each database, HTTP on each adapter at 1 connection and then at 64 in turns with
+ * the two figures its ceiling is made of (the empty route, in-process commands), printed with the targets.
  */
 async function httpOnly(plan: BenchPlan, url: string): Promise<void> {
   const probe = await postgresDatabase(url);
   if ('skipped' in probe) log(probe.skipped);
   const databases = 'skipped' in probe ? [sqliteDatabase()] : [sqliteDatabase(), probe];
-  const command: Partial<Record<string, { c64: DatabaseCommandFigures['c64'] }>> = {};
   const http: BenchResults['http'] = {};
   for (const db of databases) {
     try {
-      log(`${db.kind}: commands in-process (warm-up, 64 callers)`);
-      const app = await bootBenchApp(db.store);
-      try {
-        await warmAccounts(app, plan.accounts);
-        await measureCommands(app, 64, plan.warmupMs, plan.accounts);
-        command[db.kind] = { c64: await measureCommands(app, 64, plan.commandMs, plan.accounts) };
-      } finally {
-        await app.close();
-      }
       http[db.kind] = await benchHttp(db, plan);
     } finally {
       await db.cleanup();
     }
   }
-  const emptyRoute = await benchEmptyRoute(plan);
-  console.log(JSON.stringify({ command, http, emptyRoute, targets: httpTargets(command, http, emptyRoute) }, null, 2));
+  console.log(JSON.stringify({ http, targets: httpTargets(http) }, null, 2));
 }
 
 /** A fresh PostgreSQL schema (the server answered before). */
