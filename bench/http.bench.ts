@@ -36,6 +36,8 @@ export interface HttpLoadFigures {
  * the two figures taken in turns with the HTTP figure, slice after slice, on the same app.
  */
 export interface HttpCeilingFigures {
+  /** The empty route's slices together: the floor under the HTTP figures on this adapter. */
+  emptyRoute: HttpFigures;
   emptyRoutePerSec: number;
   inProcessPerSec: number;
   perSec: number;
@@ -102,18 +104,6 @@ export async function listen(app: INestApplication): Promise<string> {
   return `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
 }
 
-/** The empty route (above) on one adapter at 64 connections, after the same one-second warm-up as the commands. */
-export async function measureEmptyRoute(adapter: HttpAdapterKind, durationMs: number, accounts: number): Promise<HttpFigures> {
-  const app = await createEmptyRouteApp(adapter);
-  try {
-    const url = await listen(app);
-    await load({ url, connections: 64, durationS: 1, accounts });
-    return await load({ url, connections: 64, durationS: durationSeconds(durationMs), accounts });
-  } finally {
-    await app.close();
-  }
-}
-
 /** The empty route (above) alone, on one adapter. */
 export function createEmptyRouteApp(adapter: HttpAdapterKind): Promise<INestApplication> {
   return createApp(EmptyRouteModule, adapter);
@@ -145,7 +135,7 @@ export async function measureHttp(store: StoreOptions, adapter: HttpAdapterKind,
       slices.http.push(await load({ url, connections: 64, durationS: sliceS, accounts }));
     }
     const [emptyRoutePerSec, inProcessPerSec] = [mean(slices.empty.map((slice) => slice.perSec)), mean(slices.inProcess)];
-    const ceiling = { emptyRoutePerSec: round(emptyRoutePerSec), inProcessPerSec: round(inProcessPerSec), perSec: httpCeiling(emptyRoutePerSec, inProcessPerSec), turns: CEILING_TURNS };
+    const ceiling = { emptyRoute: together(slices.empty), emptyRoutePerSec: round(emptyRoutePerSec), inProcessPerSec: round(inProcessPerSec), perSec: httpCeiling(emptyRoutePerSec, inProcessPerSec), turns: CEILING_TURNS };
     return { c1, c64: together(slices.http), ceiling };
   } finally {
     await emptyApp.close();

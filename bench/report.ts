@@ -101,7 +101,11 @@ function rows(results: BenchResults): Row[] {
     ...HTTP_ADAPTERS.flatMap((adapter): Row[] => [
       [`HTTP command on ${adapter}, 1 connection (p50 / p99, commands/s)`, http(results.http.sqlite?.[adapter]?.c1), http(results.http.postgres?.[adapter]?.c1)],
       [`HTTP command on ${adapter}, 64 connections`, http(results.http.sqlite?.[adapter]?.c64), http(results.http.postgres?.[adapter]?.c64)],
-      [`empty Nest route on ${adapter}, 64 connections (no command, no database: the floor)`, http(results.emptyRoute[adapter]), '-'],
+      [
+        `empty Nest route on ${adapter}, 64 connections (no command, no database: the floor; the ceiling's slices together)`,
+        http(results.http.sqlite?.[adapter]?.ceiling.emptyRoute),
+        http(results.http.postgres?.[adapter]?.ceiling.emptyRoute),
+      ],
       [`HTTP ceiling on ${adapter}: 1 / (1 / empty route + 1 / in-process at 64 callers), the two taken in turns with HTTP at 64`, ceiling(adapter, 'sqlite'), ceiling(adapter, 'postgres')],
     ]),
     ['poker PlayerAction over HTTP on fastify, CASCADE, 1 caller (p50 / p99, actions/s)', pokerAction(results.pokerAction?.sqlite), pokerAction(results.pokerAction?.postgres)],

@@ -3,7 +3,7 @@ import type { CommandFigures, RateFigures } from './command.bench.js';
 import type { AppendLockFigures } from './append-lock.bench.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
 import type { DatabaseKind } from './databases.js';
-import type { HttpAdapterKind, HttpFigures, HttpLoadFigures } from './http.bench.js';
+import type { HttpAdapterKind, HttpLoadFigures } from './http.bench.js';
 import type { JetStreamFigures } from './jetstream.bench.js';
 import type { LiveFigures } from './live.bench.js';
 import type { MachineInfo } from './machine.js';
@@ -45,8 +45,6 @@ export interface RawCommitFigures {
 /** Commands over HTTP (autocannon) on each of Nest's adapters, beside the in-process figures of `command`. */
 export type DatabaseHttpFigures = Record<HttpAdapterKind, HttpLoadFigures>;
 
-export type EmptyRouteFigures = Record<HttpAdapterKind, HttpFigures>;
-
 export interface Target {
   name: string;
   met: boolean;
@@ -63,8 +61,6 @@ export interface BenchResults {
   command: Partial<Record<DatabaseKind, DatabaseCommandFigures>>;
   raw: Partial<Record<DatabaseKind, RawCommitFigures>>;
   http: Partial<Record<DatabaseKind, DatabaseHttpFigures>>;
-  /** The same request at 64 connections to a Nest route that runs no command (no database): each adapter's floor. */
-  emptyRoute: EmptyRouteFigures;
   /** A projector catching up from position 0 over `events` stored events, in a store of its own. */
   catchUp: Partial<Record<DatabaseKind, CatchUpFigures>>;
   /** SIMPLE latency on healthy aggregates while a projector retries another aggregate's poison events, in a store of its own. */

@@ -23,7 +23,7 @@ import { measurePokerAction, type PokerActionFigures } from './poker-action.benc
 import { measureWorkflowPoison, type WorkflowPoisonFigures } from './workflow-poison.bench.js';
 import { measureProjection } from './projection.bench.js';
 import { measureRebuild, REBUILD_EVENTS, type RebuildFigures } from './rebuild.bench.js';
-import { HTTP_ADAPTERS, measureEmptyRoute, measureHttp } from './http.bench.js';
+import { HTTP_ADAPTERS, measureHttp } from './http.bench.js';
 import { measureJetStream, natsUrl } from './jetstream.bench.js';
 import { measureLive, measureLiveAcross } from './live.bench.js';
 import { measureLoneCommand } from './lone-command.bench.js';
@@ -31,7 +31,7 @@ import { measureHttpProfile } from './http-profile.bench.js';
 import { withNewestRun } from './performance-page.js';
 import { httpProfileReport, markdownReport, scaleOutReport, slowProjectorReport } from './report.js';
 import type { CatchUpFigures } from './catch-up.bench.js';
-import type { BenchResults, DatabaseCommandFigures, MixedFigures, DatabaseHttpFigures, EmptyRouteFigures, PokerActionResults, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
+import type { BenchResults, DatabaseCommandFigures, MixedFigures, DatabaseHttpFigures, PokerActionResults, RawCommitFigures, ScaleOutResults, SlowProjectorResults } from './results.js';
 import { measureScaleOut } from './scale-out.bench.js';
 import { measureSlowProjector, SLOW_PROJECTOR_MS } from './slow-projector.bench.js';
 import { round } from './stats.js';
@@ -162,16 +162,6 @@ async function benchHttp(db: BenchDatabase, plan: BenchPlan): Promise<DatabaseHt
     http[adapter] = await measureHttp(db.store, adapter, plan.httpMs, plan.accounts);
   }
   return http;
-}
-
-/** The HTTP figures' floor on each adapter: no database, so measured once per run. */
-async function benchEmptyRoute(plan: BenchPlan): Promise<EmptyRouteFigures> {
-  const figures = {} as EmptyRouteFigures;
-  for (const adapter of HTTP_ADAPTERS) {
-    log(`an empty Nest route on ${adapter} (autocannon, 64 connections)`);
-    figures[adapter] = await measureEmptyRoute(adapter, plan.httpMs, plan.accounts);
-  }
-  return figures;
 }
 
 /**
@@ -464,7 +454,6 @@ async function main(): Promise<void> {
       appendLock = await measureAppendLock(lockDb.store, plan.appendLockMs).finally(() => lockDb.cleanup());
     }
     const scaleOut = figures.has('postgres') ? await benchScaleOut(url, plan, skipped) : {};
-    const emptyRoute = await benchEmptyRoute(plan);
 
     log(`sqlite: sustained run of ${plan.memoryMs / 1000} s for memory`);
     const memoryApp = await bootBenchApp(sqlite.store);
@@ -492,7 +481,6 @@ async function main(): Promise<void> {
       command: Object.fromEntries([...figures].map(([db, f]) => [db, f.command])),
       raw: Object.fromEntries([...figures].map(([db, f]) => [db, f.raw])),
       http: Object.fromEntries([...figures].map(([db, f]) => [db, f.http])),
-      emptyRoute,
       catchUp: Object.fromEntries([...figures].map(([db, f]) => [db, f.catchUp])),
       poison: Object.fromEntries([...figures].map(([db, f]) => [db, f.poison])),
       workflowPoison: Object.fromEntries([...figures].map(([db, f]) => [db, f.workflowPoison])),
