@@ -38,7 +38,6 @@ export interface HttpLoadFigures {
 export interface HttpCeilingFigures {
   /** The empty route's slices together: the floor under the HTTP figures on this adapter. */
   emptyRoute: HttpFigures;
-  emptyRoutePerSec: number;
   inProcessPerSec: number;
   perSec: number;
   /** Slices of each figure. */
@@ -134,8 +133,8 @@ export async function measureHttp(store: StoreOptions, adapter: HttpAdapterKind,
       slices.inProcess.push((await measureCommands(app, 64, sliceS * 1000, accounts)).perSec);
       slices.http.push(await load({ url, connections: 64, durationS: sliceS, accounts }));
     }
-    const [emptyRoutePerSec, inProcessPerSec] = [mean(slices.empty.map((slice) => slice.perSec)), mean(slices.inProcess)];
-    const ceiling = { emptyRoute: together(slices.empty), emptyRoutePerSec: round(emptyRoutePerSec), inProcessPerSec: round(inProcessPerSec), perSec: httpCeiling(emptyRoutePerSec, inProcessPerSec), turns: CEILING_TURNS };
+    const [emptyRoute, inProcessPerSec] = [together(slices.empty), mean(slices.inProcess)];
+    const ceiling = { emptyRoute, inProcessPerSec: round(inProcessPerSec), perSec: httpCeiling(emptyRoute.perSec, inProcessPerSec), turns: CEILING_TURNS };
     return { c1, c64: together(slices.http), ceiling };
   } finally {
     await emptyApp.close();

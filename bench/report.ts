@@ -67,7 +67,7 @@ function rows(results: BenchResults): Row[] {
   const { sqlite, postgres } = results.command;
   const ceiling = (adapter: HttpAdapterKind, db: 'sqlite' | 'postgres') => {
     const figures = results.http[db]?.[adapter]?.ceiling;
-    return figures ? `${count(figures.perSec)}/s (empty route ${count(figures.emptyRoutePerSec)}/s, in-process ${count(figures.inProcessPerSec)}/s)` : '-';
+    return figures ? `${count(figures.perSec)}/s (empty route ${count(figures.emptyRoute.perSec)}/s, in-process ${count(figures.inProcessPerSec)}/s)` : '-';
   };
   const raw = (db: 'sqlite' | 'postgres') => {
     const figures = results.raw[db];
