@@ -3,6 +3,7 @@ import { CommandGateway, ErrorCode, EventSourcingError, EventSourcingModule, Syn
 import { portableQuery, typeorm } from '@nest-es/typeorm';
 import { AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request as httpRequest } from 'node:http';
 import { PokerClient } from '../apps/poker/src/client/poker-client.js';
 import { startPokerProcess } from './support/poker-process.js';
@@ -32,6 +33,29 @@ async function storedEvents(store: TestStore): Promise<StoredEvent[]> {
       all.push(...batch);
     }
     return all;
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/**
+ * Resolves once one of the requests has left its trace in the store while its answer is still to
+ * come: the application is handling it, so a signal now finds it in flight. Reads the new events
+ * every millisecond; throws if every request is answered first.
+ */
+async function oneInFlight(store: TestStore, traces: string[], answered: readonly boolean[]): Promise<void> {
+  const dataSource = await openDataSource(store.options);
+  try {
+    const events = await TypeOrmEventStore.create(dataSource);
+    let afterPosition = 0;
+    for (;;) {
+      const open = new Set(traces.filter((_, i) => !answered[i]));
+      if (open.size === 0) throw new Error('every request was answered before one was seen in flight');
+      const batch = await events.readAll({ afterPosition, limit: 1000 });
+      if (batch.some((event) => open.has(`${event.aggregateId} ${event.type}`))) return;
+      if (batch.length > 0) afterPosition = batch[batch.length - 1].position;
+      await sleep(1);
+    }
   } finally {
     await dataSource.destroy();
   }
@@ -249,12 +273,15 @@ describe('the poker app stopped by SIGTERM with sync commands in flight', () => 
       ...Array.from({ length: 20 }, (_, i) => ({ player: `late-${i}`, trace: 'PlayerRegistered', ...post(poker.url, '/auth/register', { playerId: `late-${i}`, displayName: `late-${i}` }) })),
       ...seated.map((id) => ({ player: id, trace: 'FundsReserved', ...post(poker.url, '/tables/drain/buy-in', { playerId: id, seat: -1, amount: 200 }, client.signedAs(id)) })),
     ];
-    let answered = 0;
-    for (const request of requests) void request.answer.finally(() => answered++);
+    const answered = requests.map(() => false);
+    requests.forEach((request, i) => void request.answer.finally(() => (answered[i] = true)));
     await Promise.all(requests.map((request) => request.sent));
+    // Flushed by the client is not yet read by the server: the signal waits until the application
+    // handles one of them, or a signal before the server read any would leave nothing to drain.
+    await oneInFlight(store, requests.map((request) => `${request.player} ${request.trace}`), answered);
     const exited = once(poker.child, 'exit');
     poker.child.kill('SIGTERM');
-    const answeredBeforeSignal = answered;
+    const answeredBeforeSignal = answered.filter(Boolean).length;
     const answers = await Promise.all(requests.map((request) => request.answer));
     const [code, signal] = await exited;
 
