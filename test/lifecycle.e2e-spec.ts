@@ -24,41 +24,46 @@ async function bootCounter(store: TestStore, shutdownTimeoutMs: number) {
   return { app, gateway: app.get(CommandGateway), lifecycle: app.get(EventSourcingLifecycle) };
 }
 
-async function storedEvents(store: TestStore): Promise<StoredEvent[]> {
+/** Runs `use` on the test store's events through a connection of its own, closed afterwards. */
+async function withEvents<T>(store: TestStore, use: (events: TypeOrmEventStore) => Promise<T>): Promise<T> {
   const dataSource = await openDataSource(store.options);
   try {
-    const events = await TypeOrmEventStore.create(dataSource);
+    return await use(await TypeOrmEventStore.create(dataSource));
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+function storedEvents(store: TestStore): Promise<StoredEvent[]> {
+  return withEvents(store, async (events) => {
     const all: StoredEvent[] = [];
     for (let batch = await events.readAll({ limit: 1000 }); batch.length > 0; batch = await events.readAll({ afterPosition: batch[batch.length - 1].position, limit: 1000 })) {
       all.push(...batch);
     }
     return all;
-  } finally {
-    await dataSource.destroy();
-  }
+  });
 }
+
+/** What a request to the poker app leaves in the store once the application handled it: an event of its player. */
+const traceOf = (event: StoredEvent): string => `${event.aggregateId} ${event.type}`;
 
 /**
  * Resolves once one of the requests has left its trace in the store while its answer is still to
  * come: the application is handling it, so a signal now finds it in flight. Reads the new events
  * every millisecond; throws if every request is answered first.
  */
-async function oneInFlight(store: TestStore, traces: string[], answered: readonly boolean[]): Promise<void> {
-  const dataSource = await openDataSource(store.options);
-  try {
-    const events = await TypeOrmEventStore.create(dataSource);
+function oneInFlight(store: TestStore, traces: string[], answered: readonly boolean[]): Promise<void> {
+  return withEvents(store, async (events) => {
     let afterPosition = 0;
     for (;;) {
       const open = new Set(traces.filter((_, i) => !answered[i]));
       if (open.size === 0) throw new Error('every request was answered before one was seen in flight');
       const batch = await events.readAll({ afterPosition, limit: 1000 });
-      if (batch.some((event) => open.has(`${event.aggregateId} ${event.type}`))) return;
+      if (batch.some((event) => open.has(traceOf(event)))) return;
       if (batch.length > 0) afterPosition = batch[batch.length - 1].position;
       await sleep(1);
     }
-  } finally {
-    await dataSource.destroy();
-  }
+  });
 }
 
 /** Each command appends `count` events; after shutdown every command is all there or not there at all. */
@@ -273,12 +278,13 @@ describe('the poker app stopped by SIGTERM with sync commands in flight', () => 
       ...Array.from({ length: 20 }, (_, i) => ({ player: `late-${i}`, trace: 'PlayerRegistered', ...post(poker.url, '/auth/register', { playerId: `late-${i}`, displayName: `late-${i}` }) })),
       ...seated.map((id) => ({ player: id, trace: 'FundsReserved', ...post(poker.url, '/tables/drain/buy-in', { playerId: id, seat: -1, amount: 200 }, client.signedAs(id)) })),
     ];
+    const traceOfRequest = (request: (typeof requests)[number]) => `${request.player} ${request.trace}`;
     const answered = requests.map(() => false);
     requests.forEach((request, i) => void request.answer.finally(() => (answered[i] = true)));
     await Promise.all(requests.map((request) => request.sent));
     // Flushed by the client is not yet read by the server: the signal waits until the application
     // handles one of them, or a signal before the server read any would leave nothing to drain.
-    await oneInFlight(store, requests.map((request) => `${request.player} ${request.trace}`), answered);
+    await oneInFlight(store, requests.map(traceOfRequest), answered);
     const exited = once(poker.child, 'exit');
     poker.child.kill('SIGTERM');
     const answeredBeforeSignal = answered.filter(Boolean).length;
@@ -293,8 +299,8 @@ describe('the poker app stopped by SIGTERM with sync commands in flight', () => 
     // A connection the server had not yet accepted when its listener closed is reset by the OS; such a
     // request never reached the application, so it left nothing in the store. One the application
     // handled was answered.
-    const traces = new Set((await storedEvents(store)).map((event) => `${event.aggregateId} ${event.type}`));
-    expect(cut.filter((request) => traces.has(`${request.player} ${request.trace}`)).map((request) => request.player)).toEqual([]);
+    const stored = new Set((await storedEvents(store)).map(traceOf));
+    expect(cut.filter((request) => stored.has(traceOfRequest(request))).map((request) => request.player)).toEqual([]);
     expect(poker.output.join('')).not.toMatch(DRIVER_ERROR);
   });
 });
