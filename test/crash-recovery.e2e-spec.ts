@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { DataSource } from 'typeorm';
-import { CommandGateway, type StoredEvent } from '@nest-es/core';
+import { CommandGateway } from '@nest-es/core';
 import { Test } from '@nestjs/testing';
 import { EventSourcingModule } from '@nest-es/core';
 import { PlaceOrder, SHOP_PROVIDERS } from './support/shop.domain.js';
+import { allStoredEvents } from './support/stored-events.js';
 import { createTestStore, testDatabaseKind, type TestStore } from './support/test-store.js';
 import { deterministicId } from '@nest-es/core/internal';
 import { openDataSource, typeorm } from '@nest-es/typeorm';
@@ -33,11 +34,6 @@ async function killHard(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function readAll(events: TypeOrmEventStore): Promise<StoredEvent[]> {
-  const all: StoredEvent[] = [];
-  for (let batch = await events.readAll(); batch.length > 0; batch = await events.readAll({ afterPosition: batch[batch.length - 1].position })) all.push(...batch);
-  return all;
-}
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 45_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -91,7 +87,7 @@ function useBacklog(): Backlog {
 async function untilCaughtUp(events: TypeOrmEventStore, checkpoints: TypeOrmCheckpointStore, timeoutMs?: number): Promise<void> {
   let head = -1;
   await until(async () => {
-    const stored = await readAll(events);
+    const stored = await allStoredEvents(events);
     const now = stored.length ? stored[stored.length - 1].position : 0;
     const positions = await checkpoints.loadAll();
     const done =
@@ -131,7 +127,7 @@ describe('crash recovery: a process killed in the middle of a backlog', () => {
     await untilCaughtUp(events, checkpoints, 120_000);
     await killHard(second);
 
-    const all = await readAll(events);
+    const all = await allStoredEvents(events);
     const placed = all.filter((event) => event.type === 'OrderPlaced');
     expect(placed).toHaveLength(ORDERS);
 
@@ -203,7 +199,7 @@ describe('crash recovery: a crash between the projection and its checkpoint', ()
 
     // Each order projected once per event of its own (a refused stock reservation adds an OrderCancelled).
     const stored = new Map<string, number>();
-    for (const event of await readAll(events)) if (event.aggregateType === 'order') stored.set(event.aggregateId, (stored.get(event.aggregateId) ?? 0) + 1);
+    for (const event of await allStoredEvents(events)) if (event.aggregateType === 'order') stored.set(event.aggregateId, (stored.get(event.aggregateId) ?? 0) + 1);
     const rows = await projections(backlog.readModels);
     expect(rows).toHaveLength(ORDERS);
     expect(rows.filter((row) => Number(row.projections) !== stored.get(row.order_id))).toEqual([]);

@@ -9,6 +9,7 @@ import { PokerClient } from '../apps/poker/src/client/poker-client.js';
 import { startPokerProcess } from './support/poker-process.js';
 import { createShopApp } from './support/shop-app.js';
 import { PlaceOrder, ShopProjector } from './support/shop.domain.js';
+import { allStoredEvents } from './support/stored-events.js';
 import { createTestStore, testDatabaseKind, type TestStore } from './support/test-store.js';
 import { AdmissionGate, EventSourcingLifecycle } from '@nest-es/core/internal';
 import { openDataSource } from '@nest-es/typeorm';
@@ -35,13 +36,7 @@ async function withEvents<T>(store: TestStore, use: (events: TypeOrmEventStore) 
 }
 
 function storedEvents(store: TestStore): Promise<StoredEvent[]> {
-  return withEvents(store, async (events) => {
-    const all: StoredEvent[] = [];
-    for (let batch = await events.readAll({ limit: 1000 }); batch.length > 0; batch = await events.readAll({ afterPosition: batch[batch.length - 1].position, limit: 1000 })) {
-      all.push(...batch);
-    }
-    return all;
-  });
+  return withEvents(store, allStoredEvents);
 }
 
 /** What a request to the poker app leaves in the store once the application handled it: an event of its player. */

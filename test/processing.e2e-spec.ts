@@ -1,11 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
-import { CommandGateway, ErrorCode, EVENT_STORE, SyncMode, type EventStore, type StoredEvent } from '@nest-es/core';
+import { CommandGateway, ErrorCode, EVENT_STORE, SyncMode, type EventStore } from '@nest-es/core';
 import { DEAD_LETTER_STORE, TIMER_STORE } from '@nest-es/core/internal';
 import { type DeadLetterStore, type TimerStore } from '@nest-es/core/adapter';
 import { DeadLetterService } from '@nest-es/core';
 import { ProjectionRebuilder } from '@nest-es/core/internal';
 import { createShopApp } from './support/shop-app.js';
 import { OrderFlowProcess, PayOrder, PlaceOrder, ShopProjector, ShopReadModel } from './support/shop.domain.js';
+import { allStoredEvents } from './support/stored-events.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
 async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
@@ -17,11 +18,6 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
   }
 }
 
-async function allEvents(store: EventStore): Promise<StoredEvent[]> {
-  const all: StoredEvent[] = [];
-  for (let batch = await store.readAll(); batch.length > 0; batch = await store.readAll({ afterPosition: batch[batch.length - 1].position })) all.push(...batch);
-  return all;
-}
 
 describe('events out: projectors, sagas, process managers, facts, sync modes', () => {
   let store: TestStore;
@@ -196,7 +192,7 @@ describe('process manager timers and restarts', () => {
     expect(process.map((event) => event.type)).toEqual(['OrderTracked', 'OrderSettled']);
     // Long after it fired, nothing fired twice.
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const all = await allEvents(events);
+    const all = await allStoredEvents(events);
     expect(all.filter((event) => event.type === 'OrderCancelled')).toHaveLength(1);
     expect(await app.get<TimerStore>(TIMER_STORE).pending('order-flow', 'flow-t1')).toHaveLength(0);
     await app.close();
