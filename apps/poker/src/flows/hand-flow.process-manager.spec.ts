@@ -97,7 +97,18 @@ describe('the hand flow process manager', () => {
     expect((await fixture.when(new BettingRoundComplete(phase), ofHand())).commands).toEqual([Object.assign(new DealCommunityCards(), { handId: HAND, count })]);
   });
 
-  it('goes to the showdown after the river, asking the first to show, and nobody else yet', async () => {
+  it('goes to the showdown after the river; the hand has shown the first hands itself, so it asks nobody to show', async () => {
+    const fixture = await flow();
+    await fixture.when(new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'), ofHand());
+    const showdown = await fixture.when(new BettingRoundComplete('RIVER', 'bb', true), ofHand(8));
+    expect(showdown).toMatchObject({ events: [new ShowdownStarted(['sb', 'bb'])], commands: [], cancelled: ['action', 'draw'], scheduled: [] });
+    expect(showdown.state.status).toBe('showdown');
+    // The shows that follow in the same append: bb's hand, then sb's, which can still win; then the pot.
+    expect(await fixture.when(new CardsRevealed('bb', ['9s', '9h'], 'PAIR', 'sb'), ofHand(9))).toMatchObject({ events: [new HandShown('bb', ['9s', '9h']), new TurnStarted('sb', 0, 9)], commands: [] });
+    expect((await fixture.when(new CardsRevealed('sb', ['Ks', 'Kh'], 'PAIR', null), ofHand(10))).commands).toEqual([expect.any(AwardPot)]);
+  });
+
+  it('in a showdown stored before the hand showed the first hand itself, asks the first to show, and nobody else yet', async () => {
     const fixture = await flow();
     await fixture.when(new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'), ofHand());
     const showdown = await fixture.when(new BettingRoundComplete('RIVER', 'bb'), ofHand());

@@ -58,8 +58,8 @@ const DRAW = 'draw';
  * aggregate id, the table's HandStarted by its `handId`. So it follows every move of the hand,
  * whatever correlation id the move was sent with. It posts the blinds, follows whose turn it is,
  * deals the streets, runs the showdown and awards the pot. One player left wins the pot at once,
- * showing nothing. At a contested showdown it shows the hand of the first to show (the hand says
- * whose); the others show or muck in turn. A player who does not act within the table's action
+ * showing nothing. At a contested showdown the hand has shown the first hand itself, and each next
+ * one that can still win; a losing hand's owner shows or mucks in turn. A player who does not act within the table's action
  * timeout is checked (nothing to call) or folded; in Five Card Draw, one who does not draw in their
  * turn stands pat; at the showdown, their hand (a losing one: a hand that can win is shown in its
  * turn at once) is mucked. Timers live in the store: they survive a restart and are cancelled as
@@ -134,7 +134,9 @@ export class HandFlowProcess {
       const started = new ShowdownStarted(still);
       // Uncontested: the last player standing takes the pot and shows no card.
       if (still.length <= 1) return { events: [started], cancel: [ACTION, DRAW], emit: [emit(AwardPot, { handId, awards: showdownAwards(state) })] };
-      // The hand says who shows first; a round stored before the showdown went in turns does not: then everyone shows.
+      // The hand showed the first hand itself; the events after this one say whose and who is next.
+      if (event.firstShown) return { events: [started], cancel: [ACTION, DRAW] };
+      // Older rounds: the hand says who shows first, or (stored before the showdown went in turns) everyone shows.
       const first = event.firstToShow ? [event.firstToShow] : still;
       return { events: [started], cancel: [ACTION, DRAW], emit: first.map((playerId) => emit(RevealCards, { handId, playerId, muck: false })) };
     }

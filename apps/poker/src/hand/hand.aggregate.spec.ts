@@ -385,8 +385,13 @@ describe('HandAggregate', () => {
       await play(fixture, ...checkAround);
       expect((await play(fixture, street(1))).events[0]).toEqual(new CommunityCardsDealt(['Jc'], 'RIVER', ['Ks', '9h', '4c', '3d', 'Jc'], 'bob'));
       const closed = await play(fixture, ...checkAround);
-      expect(closed.events.at(-1)).toEqual(new BettingRoundComplete('RIVER', 'bob'));
-      expect(closed.state).toMatchObject({ phase: 'SHOWDOWN', status: 'showdown' });
+      // Checked around: bob, first left of the dealer, shows first; carol's trips can still win, alice's 7-high cannot.
+      expect(closed.events.slice(1)).toEqual([
+        new BettingRoundComplete('RIVER', 'bob', true),
+        new CardsRevealed('bob', ['As', 'Ah'], 'PAIR', 'carol'),
+        new CardsRevealed('carol', ['Kd', 'Kc'], 'THREE_OF_A_KIND', 'alice'),
+      ]);
+      expect(closed.state).toMatchObject({ phase: 'SHOWDOWN', status: 'showdown', actionOn: 'alice' });
       expectRefusal(await fixture.when(street(1), context), ErrorCode.FAILED_PRECONDITION, 'the hand is in phase SHOWDOWN');
     });
 
@@ -506,50 +511,60 @@ describe('HandAggregate', () => {
       return fixture;
     };
 
-    it('shows first the last aggressor of the last round', async () => {
+    it('shows at once the hand of the last aggressor of the last round, then each next that can still win', async () => {
       const fixture = await riverBet();
       const closed = await play(fixture, act('bob', 'CALL'));
-      expect(closed.events.at(-1)).toEqual(new BettingRoundComplete('RIVER', 'carol'));
+      // carol bet last: her aces are shown first; bob's trips beat them, so they are shown in turn.
+      expect(closed.events.slice(1)).toEqual([
+        new BettingRoundComplete('RIVER', 'carol', true),
+        new CardsRevealed('carol', ['As', 'Ah'], 'PAIR', 'bob'),
+        new CardsRevealed('bob', ['Kd', 'Kc'], 'THREE_OF_A_KIND', null),
+      ]);
       expect(closed.state).toMatchObject({ phase: 'SHOWDOWN', status: 'showdown', actionOn: null });
-      expectRefusal(await fixture.when(reveal('bob'), context), ErrorCode.FAILED_PRECONDITION, "it is carol's turn to show, not bob's");
+      expect(closed.state.players.map((p) => p.shown)).toEqual(['revealed', 'revealed', null]);
     });
 
     it('shows first the first player left of the dealer when the last round was checked around', async () => {
       const fixture = await atShowdown();
-      expectRefusal(await fixture.when(reveal('carol'), context), ErrorCode.FAILED_PRECONDITION, "it is bob's turn to show, not carol's");
+      expect(fixture.state.players.map((p) => p.shown)).toEqual(['revealed', 'revealed', null]);
+      expectRefusal(await fixture.when(reveal('carol'), context), ErrorCode.FAILED_PRECONDITION, 'carol has already revealed their cards');
     });
 
     it('lets the next player in turn muck a losing hand, or show it', async () => {
       const fixture = await riverBet();
-      await play(fixture, act('bob', 'RAISE', 20), act('carol', 'CALL'));
-      // bob raised last: he shows his trips first; carol's pair of aces cannot beat them.
-      const first = await play(fixture, reveal('bob'));
-      expect(first.events).toEqual([new CardsRevealed('bob', ['Kd', 'Kc'], 'THREE_OF_A_KIND', 'carol')]);
-      expect(first.state.actionOn).toBe('carol');
+      const closed = await play(fixture, act('bob', 'RAISE', 20), act('carol', 'CALL'));
+      // bob raised last: his trips are shown first; carol's pair of aces cannot beat them, so it is her choice.
+      expect(closed.events.slice(1)).toEqual([new BettingRoundComplete('RIVER', 'bob', true), new CardsRevealed('bob', ['Kd', 'Kc'], 'THREE_OF_A_KIND', 'carol')]);
+      expect(closed.state.actionOn).toBe('carol');
+      expectRefusal(await fixture.when(reveal('bob'), context), ErrorCode.FAILED_PRECONDITION, 'bob has already revealed their cards');
       const mucked = await play(fixture, reveal('carol', true));
       expect(mucked.events).toEqual([new CardsMucked('carol', null)]);
       expect(mucked.state.players.map((p) => p.shown)).toEqual(['revealed', 'mucked', null]);
       expect(mucked.state.actionOn).toBeNull();
 
       const shown = await riverBet();
-      await play(shown, act('bob', 'RAISE', 20), act('carol', 'CALL'), reveal('bob'));
+      await play(shown, act('bob', 'RAISE', 20), act('carol', 'CALL'));
       expect((await play(shown, reveal('carol'))).events).toEqual([new CardsRevealed('carol', ['As', 'Ah'], 'PAIR', null)]);
     });
 
-    it('shows the hands that can still win, in turn: only a losing hand may be mucked', async () => {
-      const fixture = await atShowdown();
-      expectRefusal(await fixture.when(reveal('bob', true), context), ErrorCode.FAILED_PRECONDITION, "only a losing hand may be mucked: bob's can still win");
-      // bob's aces are shown; carol's trips beat them, so they are shown in turn with no choice to make.
-      const outcome = await play(fixture, reveal('bob'));
-      expect(outcome.events).toEqual([new CardsRevealed('bob', ['As', 'Ah'], 'PAIR', 'carol'), new CardsRevealed('carol', ['Kd', 'Kc'], 'THREE_OF_A_KIND', null)]);
+    it('in a showdown stored before the first hand was shown at once, takes the first show as a command: only a losing hand may be mucked', async () => {
+      const fixture = await riverBet();
+      const [called] = (await fixture.when(act('bob', 'CALL'), context)).events;
+      fixture.given(called, new BettingRoundComplete('RIVER', 'carol'));
+      expect(fixture.state.players.map((p) => p.shown)).toEqual([null, null, null]);
+      expectRefusal(await fixture.when(reveal('bob'), context), ErrorCode.FAILED_PRECONDITION, "it is carol's turn to show, not bob's");
+      expectRefusal(await fixture.when(reveal('carol', true), context), ErrorCode.FAILED_PRECONDITION, "only a losing hand may be mucked: carol's can still win");
+      // carol's aces are shown; bob's trips beat them, so they are shown in turn with no choice to make.
+      const outcome = await play(fixture, reveal('carol'));
+      expect(outcome.events).toEqual([new CardsRevealed('carol', ['As', 'Ah'], 'PAIR', 'bob'), new CardsRevealed('bob', ['Kd', 'Kc'], 'THREE_OF_A_KIND', null)]);
       expect(fixture.state.players.map((p) => p.shown)).toEqual(['revealed', 'revealed', null]);
     });
 
     it('counts a tie as a hand that can still win: it is shown', async () => {
       const fixture = await preflop({ deck: riggedDeck(['2c 3c', '4d 5d', '6h 7h'], 'Ts Js Qs Ks As') });
       await play(fixture, act('alice', 'CALL'), act('bob', 'FOLD'), act('carol', 'CHECK'));
-      for (const count of [3, 1, 1]) await play(fixture, street(count), act('carol', 'CHECK'), act('alice', 'CHECK'));
-      expect((await play(fixture, reveal('carol'))).events).toEqual([
+      await play(fixture, street(3), act('carol', 'CHECK'), act('alice', 'CHECK'), street(1), act('carol', 'CHECK'), act('alice', 'CHECK'), street(1), act('carol', 'CHECK'));
+      expect((await play(fixture, act('alice', 'CHECK'))).events.slice(2)).toEqual([
         new CardsRevealed('carol', ['4d', '5d'], 'ROYAL_FLUSH', 'alice'),
         new CardsRevealed('alice', ['6h', '7h'], 'ROYAL_FLUSH', null),
       ]);
@@ -561,10 +576,10 @@ describe('HandAggregate', () => {
       const deck = riggedDeck(['As Ah', 'Kd 9c', 'Qd Qc'], 'Ac Kh 9d 3s 2h');
       await play(fixture, deal({ players: [{ ...THREE[0], stack: 100 }, THREE[1], THREE[2]], deck }), blind('bob', 'small', 5), blind('carol', 'big', 10));
       await play(fixture, act('alice', 'RAISE', 190), act('bob', 'ALL_IN'), act('carol', 'CALL'));
-      for (const count of [3, 1, 1]) await play(fixture, street(count), act('carol', 'CHECK'), act('alice', 'CHECK'));
+      await play(fixture, street(3), act('carol', 'CHECK'), act('alice', 'CHECK'), street(1), act('carol', 'CHECK'), act('alice', 'CHECK'), street(1), act('carol', 'CHECK'));
       // Checked around: bob (left of the dealer) shows first. alice's queens lose the main pot to his
       // trips but could still win the side pot; so could carol's two pair, which beat them.
-      expect((await play(fixture, reveal('bob'))).events).toEqual([
+      expect((await play(fixture, act('alice', 'CHECK'))).events.slice(2)).toEqual([
         new CardsRevealed('bob', ['As', 'Ah'], 'THREE_OF_A_KIND', 'carol'),
         new CardsRevealed('carol', ['Kd', '9c'], 'TWO_PAIR', 'alice'),
       ]);
@@ -574,7 +589,7 @@ describe('HandAggregate', () => {
     it('refuses revealing before the showdown, twice, or for a folded player', async () => {
       expectRefusal(await (await preflop()).when(reveal('alice'), context), ErrorCode.FAILED_PRECONDITION, 'cards are revealed at the showdown; the hand is in phase PREFLOP (betting)');
       const fixture = await atShowdown();
-      await play(fixture, reveal('bob'));
+      expectRefusal(await fixture.when(reveal('bob'), context), ErrorCode.FAILED_PRECONDITION, 'bob has already revealed their cards');
       expectRefusal(await fixture.when(reveal('carol', true), context), ErrorCode.FAILED_PRECONDITION, 'carol has already revealed their cards');
       expectRefusal(await fixture.when(reveal('alice'), context), ErrorCode.FAILED_PRECONDITION, 'alice has folded');
     });
@@ -623,8 +638,8 @@ describe('HandAggregate', () => {
       await play(fixture, act('alice', 'CALL'), act('bob', 'RAISE', 20), act('carol', 'CALL'), act('alice', 'FOLD'));
       await play(fixture, street(3), act('bob', 'CHECK'), act('carol', 'BET', 50), act('bob', 'CALL'));
       await play(fixture, street(1), act('bob', 'CHECK'), act('carol', 'CHECK'));
-      await play(fixture, street(1), act('bob', 'CHECK'), act('carol', 'CHECK'));
-      const [bob, carol] = (await play(fixture, reveal('bob'))).events as CardsRevealed[];
+      await play(fixture, street(1), act('bob', 'CHECK'));
+      const [, , bob, carol] = (await play(fixture, act('carol', 'CHECK'))).events as CardsRevealed[];
       expect([bob.ranking, carol.ranking]).toEqual(['PAIR', 'THREE_OF_A_KIND']);
       const awarded = await play(fixture, awardsFor(fixture.state));
       expect(awarded.events[0]).toEqual(new PotAwarded([{ playerId: 'carol', amount: 170 }]));
@@ -652,10 +667,11 @@ describe('HandAggregate', () => {
       const deck = riggedDeck(['Qh Qd 8c 8d', 'As Kd 2c 3d'], 'Qs Js Ts 9s 4h');
       await play(fixture, deal({ variant: 'OMAHA', players: TWO, deck }), blind('alice', 'small', 5), blind('bob', 'big', 10));
       await play(fixture, act('alice', 'CALL'), act('bob', 'CHECK'));
-      for (const count of [3, 1, 1]) await play(fixture, street(count), act('bob', 'CHECK'), act('alice', 'CHECK'));
+      await play(fixture, street(3), act('bob', 'CHECK'), act('alice', 'CHECK'), street(1), act('bob', 'CHECK'), act('alice', 'CHECK'), street(1), act('bob', 'CHECK'));
+      const closed = await play(fixture, act('alice', 'CHECK'));
       expect(fixture.state.phase).toBe('SHOWDOWN');
       // Four spades on the board and the ace of spades: a flush in Hold'em, a straight in Omaha.
-      expect((await play(fixture, reveal('bob'))).events).toEqual([
+      expect(closed.events.slice(2)).toEqual([
         new CardsRevealed('bob', ['Qh', 'Qd', '8c', '8d'], 'STRAIGHT', 'alice'),
         new CardsRevealed('alice', ['As', 'Kd', '2c', '3d'], 'STRAIGHT', null),
       ]);
@@ -672,9 +688,9 @@ describe('HandAggregate', () => {
       await play(fixture, act('bob', 'BET', 20), act('carol', 'RAISE', 20), act('alice', 'FOLD'));
       const closed = await play(fixture, act('bob', 'CALL'));
       // carol raised last: she shows first; bob's aces beat her kings, so they are shown in turn.
-      expect(closed.events.at(-1)).toEqual(new BettingRoundComplete('DRAW', 'carol'));
+      expect(closed.events[1]).toEqual(new BettingRoundComplete('DRAW', 'carol', true));
       expect(closed.state.phase).toBe('SHOWDOWN');
-      expect((await play(fixture, reveal('carol'))).events).toEqual([
+      expect(closed.events.slice(2)).toEqual([
         new CardsRevealed('carol', ['Kc', 'Kd', 'Ks', '9h', '3c'], 'THREE_OF_A_KIND', 'bob'),
         new CardsRevealed('bob', ['Ah', 'Ad', 'Ac', '9s', '2c'], 'THREE_OF_A_KIND', null),
       ]);
@@ -703,11 +719,18 @@ describe('HandAggregate', () => {
       expect((await play(fixture, act('alice', 'ALL_IN'))).events).toEqual([new ActionTaken('alice', 'ALL_IN', 295, 0, 310, 290, 'bob')]);
       expect((await play(fixture, act('bob', 'CALL'))).events).toEqual([new ActionTaken('bob', 'CALL', 290, 700, 600, 0, null), new BettingRoundComplete('PREFLOP')]);
       // No betting after the flop: bob, first left of the dealer, is the first to show.
-      for (const [count, phase, first] of [[3, 'FLOP', null], [1, 'TURN', null], [1, 'RIVER', 'bob']] as const) {
+      for (const [count, phase] of [[3, 'FLOP'], [1, 'TURN']] as const) {
         const dealt = await play(fixture, street(count));
         expect(types(dealt)).toEqual(['CommunityCardsDealt', 'BettingRoundComplete']);
-        expect(dealt.events[1]).toEqual(new BettingRoundComplete(phase, first));
+        expect(dealt.events[1]).toEqual(new BettingRoundComplete(phase, null));
       }
+      // bob's kings show first; alice's aces beat them, so they are shown in turn.
+      const river = await play(fixture, street(1));
+      expect(river.events.slice(1)).toEqual([
+        new BettingRoundComplete('RIVER', 'bob', true),
+        new CardsRevealed('bob', ['Kc', 'Kd'], 'PAIR', 'alice'),
+        new CardsRevealed('alice', ['As', 'Ah'], 'PAIR', null),
+      ]);
       expect(fixture.state.phase).toBe('SHOWDOWN');
       const awarded = await play(fixture, awardsFor(fixture.state));
       expect(awarded.events[1]).toEqual(new HandComplete('table-1', HAND, { bob: 700, alice: 600 }, { bob: -300, alice: 300 }));

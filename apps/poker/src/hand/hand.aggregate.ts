@@ -20,6 +20,10 @@ import { lastBettingRound, STREETS } from './streets.js';
 import { handView } from './hand.view.js';
 import { contested, firstToShow, losing, nextToDraw, nextToShowAfter, toShow } from './turns.js';
 
+/** What closing a betting round records: the closed round, and at a contested showdown the hands shown at once. */
+const CLOSING_EVENTS = [BettingRoundComplete, CardsRevealed];
+type ClosingEvent = BettingRoundComplete | CardsRevealed;
+
 /**
  * One hand of poker, driven by commands from the hand-flow process manager. STRICT: action
  * order matters, so a command decided on a stale sequence is refused rather than merged.
@@ -34,9 +38,11 @@ import { contested, firstToShow, losing, nextToDraw, nextToShowAfter, toShow } f
  * - A street (or the draw) after which fewer than two players can bet closes its round at once,
  *   so an all-in hand runs the board out street by street and reaches SHOWDOWN the same way.
  * - At SHOWDOWN one player left wins uncontested: no card is shown (RevealCards is refused). With
- *   two or more, RevealCards goes in turns: the last aggressor of the last round shows first (the
+ *   two or more, the hands are shown in turns: the last aggressor of the last round shows first (the
  *   first player left of the dealer if it was checked around), then each next player clockwise
- *   shows, or mucks a losing hand; a hand that can still win is shown in its turn at once.
+ *   shows, or mucks a losing hand (RevealCards). A hand that can still win has no choice to make,
+ *   so it is shown in its turn at once: the first hand, and those after it, in the events that close
+ *   the round.
  *   AwardPot ends the hand (HandComplete, phase COMPLETE).
  */
 @Aggregate('hand', { mergeStrategy: MergeStrategy.STRICT, view: handView })
@@ -51,8 +57,8 @@ export class HandAggregate {
     return dealCards(command);
   }
 
-  @CommandHandler(PostBlind, { emits: [BlindPosted, BettingRoundComplete] })
-  postBlind(command: PostBlind, state: HandState): (BlindPosted | BettingRoundComplete)[] {
+  @CommandHandler(PostBlind, { emits: [BlindPosted, ...CLOSING_EVENTS] })
+  postBlind(command: PostBlind, state: HandState): (BlindPosted | ClosingEvent)[] {
     requireDealt(state);
     if (state.status !== 'posting_blinds') throw new FailedPreconditionError(`blinds are posted right after dealing; the hand is ${where(state)}`);
     const player = requirePlayer(state, command.playerId);
@@ -70,11 +76,11 @@ export class HandAggregate {
     applyBlind(next, blind);
     const turn = small ? NOBODY_YET : turnAfter(next, blinds.big);
     const posted = new BlindPosted(blind.playerId, blind.blindType, amount, blind.playerStack, blind.potTotal, turn.actionOn, turn.amountToCall);
-    return turn.closed ? [posted, roundComplete(next, state.phase)] : [posted];
+    return turn.closed ? [posted, ...roundComplete(next, state.phase)] : [posted];
   }
 
-  @CommandHandler(PlayerAction, { emits: [ActionTaken, BettingRoundComplete], http: true })
-  act(command: PlayerAction, state: HandState): (ActionTaken | BettingRoundComplete)[] {
+  @CommandHandler(PlayerAction, { emits: [ActionTaken, ...CLOSING_EVENTS], http: true })
+  act(command: PlayerAction, state: HandState): (ActionTaken | ClosingEvent)[] {
     requireDealt(state);
     if (state.status !== 'betting') throw new FailedPreconditionError(`no betting round is open; the hand is ${where(state)}`);
     const player = requireActive(state, command.playerId);
@@ -86,11 +92,11 @@ export class HandAggregate {
     applyAction(next, move);
     const turn = turnAfter(next, player.position);
     const taken = new ActionTaken(move.playerId, action, chips, move.playerStack, move.potTotal, turn.amountToCall, turn.actionOn);
-    return turn.closed ? [taken, roundComplete(next, state.phase)] : [taken];
+    return turn.closed ? [taken, ...roundComplete(next, state.phase)] : [taken];
   }
 
-  @CommandHandler(DealCommunityCards, { emits: [CommunityCardsDealt, BettingRoundComplete] })
-  dealCommunity(command: DealCommunityCards, state: HandState): (CommunityCardsDealt | BettingRoundComplete)[] {
+  @CommandHandler(DealCommunityCards, { emits: [CommunityCardsDealt, ...CLOSING_EVENTS] })
+  dealCommunity(command: DealCommunityCards, state: HandState): (CommunityCardsDealt | ClosingEvent)[] {
     requireDealt(state);
     if (state.variant === 'FIVE_CARD_DRAW') throw new InvalidArgumentError('community cards are not dealt in FIVE_CARD_DRAW');
     const street = STREETS[state.phase];
@@ -103,11 +109,11 @@ export class HandAggregate {
     applyCommunityCards(next, cards, street.phase);
     const turn = turnAfter(next, state.dealerPosition);
     const dealt = new CommunityCardsDealt(cards, street.phase, next.communityCards, turn.actionOn);
-    return turn.closed ? [dealt, roundComplete(next, street.phase)] : [dealt];
+    return turn.closed ? [dealt, ...roundComplete(next, street.phase)] : [dealt];
   }
 
-  @CommandHandler(RequestDraw, { emits: [DrawCompleted, BettingRoundComplete], http: true })
-  draw(command: RequestDraw, state: HandState): (DrawCompleted | BettingRoundComplete)[] {
+  @CommandHandler(RequestDraw, { emits: [DrawCompleted, ...CLOSING_EVENTS], http: true })
+  draw(command: RequestDraw, state: HandState): (DrawCompleted | ClosingEvent)[] {
     requireDealt(state);
     if (state.variant !== 'FIVE_CARD_DRAW') throw new InvalidArgumentError(`drawing is only in FIVE_CARD_DRAW; this hand is ${state.variant}`);
     if (state.status !== 'drawing') throw new FailedPreconditionError(`cards are drawn in the DRAW phase before its betting; the hand is ${where(state)}`);
@@ -124,7 +130,7 @@ export class HandAggregate {
     const lastDraw = next.status === 'betting';
     const turn = lastDraw ? turnAfter(next, state.dealerPosition) : NOBODY_YET;
     const completed = new DrawCompleted(player.playerId, discarded, drawn, turn.actionOn);
-    return turn.closed ? [completed, roundComplete(next, 'DRAW')] : [completed];
+    return turn.closed ? [completed, ...roundComplete(next, 'DRAW')] : [completed];
   }
 
   @CommandHandler(RevealCards, { emits: [CardsRevealed, CardsMucked], http: true })
@@ -246,10 +252,16 @@ export class HandAggregate {
   }
 }
 
-/** A closed round; when it leads to a contested showdown, with who shows first. */
-function roundComplete(after: HandState, phase: Phase): BettingRoundComplete {
+/**
+ * A closed round. When it leads to a contested showdown, the first to show has no choice to make
+ * (nothing is shown yet, so their hand can still win): it is shown at once, and so is each next hand
+ * that can still win, until a losing hand's owner is to choose.
+ */
+function roundComplete(after: HandState, phase: Phase): ClosingEvent[] {
   const showdown = stillIn(after).length <= 1 || phase === lastBettingRound(after.variant);
-  return new BettingRoundComplete(phase, showdown ? firstToShow(after) : null);
+  const first = showdown ? firstToShow(after) : null;
+  if (first === null) return [new BettingRoundComplete(phase, null)];
+  return [new BettingRoundComplete(phase, first, true), ...(showInTurn(after, first, false) as CardsRevealed[])];
 }
 
 /**

@@ -58,13 +58,15 @@ export class ActionTaken {
 
 /**
  * `phase`: the phase whose betting round closed. `firstToShow`: when the round leads to a contested
- * showdown, who shows first (the hand flow shows that hand); otherwise null. Absent from rounds
- * stored before the showdown went in turns.
+ * showdown, who shows first; otherwise null (absent from rounds stored before the showdown went in
+ * turns). `firstShown`: the hand showed that hand itself, in the events right after this one; false
+ * (absent) in rounds stored before it did, whose first hand the hand flow shows.
  */
 export class BettingRoundComplete {
   constructor(
     readonly phase: Phase,
     readonly firstToShow: string | null = null,
+    readonly firstShown: boolean = false,
   ) {}
 }
 
