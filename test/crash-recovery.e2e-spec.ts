@@ -34,7 +34,6 @@ async function killHard(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 45_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {

@@ -18,7 +18,6 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
   }
 }
 
-
 describe('events out: projectors, sagas, process managers, facts, sync modes', () => {
   let store: TestStore;
   let app: INestApplication;

@@ -59,11 +59,11 @@ const DRAW = 'draw';
  * whatever correlation id the move was sent with. It posts the blinds, follows whose turn it is,
  * deals the streets, runs the showdown and awards the pot. One player left wins the pot at once,
  * showing nothing. At a contested showdown the hand has shown the first hand itself, and each next
- * one that can still win; a losing hand's owner shows or mucks in turn. A player who does not act within the table's action
- * timeout is checked (nothing to call) or folded; in Five Card Draw, one who does not draw in their
- * turn stands pat; at the showdown, their hand (a losing one: a hand that can win is shown in its
- * turn at once) is mucked. Timers live in the store: they survive a restart and are cancelled as
- * soon as the player acts.
+ * one that can still win; a losing hand's owner shows or mucks in turn. A player who does not act
+ * within the table's action timeout is checked (nothing to call) or folded; in Five Card Draw, one
+ * who does not draw in their turn stands pat; at the showdown, their hand (a losing one: a hand that
+ * can win is shown in its turn at once) is mucked. Timers live in the store: they survive a restart
+ * and are cancelled as soon as the player acts.
  */
 @ProcessManager('hand-flow', { startsOn: [HandStarted], key: (_event, envelope) => envelope.aggregateId })
 export class HandFlowProcess {
