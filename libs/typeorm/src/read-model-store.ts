@@ -2,6 +2,7 @@ import { join, parse } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { ReadModelOptions, StoreOptions } from './adapter-options.js';
 import { openDataSource } from './open-data-source.js';
+import { dialectOf } from './sql-client.js';
 import { sqlClientFor } from './sql-client-for.js';
 
 const IN_MEMORY = ':memory:';
@@ -32,7 +33,12 @@ export async function openReadModelDataSource(storeDataSource: DataSource, store
   const target = readModelStore(store, readModels);
   if (target === store) return storeDataSource;
   if (readModels === undefined && (await holdsCheckpoints(storeDataSource))) return storeDataSource;
-  return openDataSource(target);
+  const dataSource = await openDataSource(target);
+  // Its commits need not wait for the disk: all it holds (read models, checkpoints) is derived from events
+  // already on disk, and WAL keeps commits in order, so a power loss can only leave it behind, and the
+  // subscribers redo what it lost, as after a crash. The store's file keeps synchronous = FULL.
+  if (!('dataSource' in target) && dialectOf(dataSource) === 'sqlite') await dataSource.query('PRAGMA synchronous = NORMAL');
+  return dataSource;
 }
 
 async function holdsCheckpoints(dataSource: DataSource): Promise<boolean> {
