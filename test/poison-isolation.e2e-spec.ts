@@ -8,7 +8,6 @@ import { createTestStore, type TestStore } from './support/test-store.js';
 import { until } from './support/until.js';
 import { typeorm } from '@nest-es/typeorm';
 
-
 /*
  * A poison event (a bankroll the balances table refuses) is retried for seconds (7 attempts with
  * backoff) before it is dead-lettered. Meanwhile the projector must go on with every other

@@ -9,7 +9,6 @@ import { AddItem, Attempts, ORDER_WORKFLOW_PROVIDERS, POISON } from './support/o
 import { createTestStore, type TestStore } from './support/test-store.js';
 import { until } from './support/until.js';
 
-
 /*
  * Sagas and process managers go through the same pipeline as projectors: an event whose reaction
  * throws is held and retried with backoff (8 attempts here, several seconds), and only its own key

@@ -3,7 +3,6 @@ import type { StoreOptions } from './adapter-options.js';
 import { MissingPeerDependencyError } from '@nest-es/core/internal';
 import { SQLITE_BUSY_TIMEOUT_MS } from './sqlite-lock.js';
 
-
 /**
  * Bounds on a silent PostgreSQL: without them a request waits as long as a stalled connection stays
  * open. The statement bound is kept by the server (statement_timeout, which cancels and leaves the
