@@ -8,11 +8,16 @@ import { EventSourcingModule } from '@nest-es/core';
 import { PlaceOrder, SHOP_PROVIDERS } from './support/shop.domain.js';
 import { allStoredEvents } from './support/stored-events.js';
 import { createTestStore, testDatabaseKind, type TestStore } from './support/test-store.js';
+import { until } from './support/until.js';
 import { deterministicId } from '@nest-es/core/internal';
 import { openDataSource, typeorm } from '@nest-es/typeorm';
 import { readModelStore, TypeOrmCheckpointStore, TypeOrmEventStore } from '@nest-es/typeorm';
 
 const ORDERS = 300;
+/** How long a child process may take to reach a step of a test (its first batch, a failed commit). */
+const STEP_TIMEOUT_MS = 45_000;
+/** How long a restarted process may take to work through the whole backlog. */
+const CATCH_UP_TIMEOUT_MS = 120_000;
 const SKUS = 30;
 /** What each subscriber of the shop handles (see shop.domain.ts). */
 const HANDLED: Record<string, string[]> = {
@@ -33,14 +38,6 @@ async function killHard(child: ChildProcess): Promise<void> {
   const exited = once(child, 'exit');
   child.kill('SIGKILL');
   await exited;
-}
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 45_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** A store with ORDERS orders placed while no subscriber ran; `readModels` holds the read models and checkpoints (their own SQLite file beside the store's). */
@@ -84,7 +81,7 @@ function useBacklog(): Backlog {
 }
 
 /** Caught up: every subscriber is past the last event it handles, and the head stopped moving (sagas and the process manager append events of their own). */
-async function untilCaughtUp(events: TypeOrmEventStore, checkpoints: TypeOrmCheckpointStore, timeoutMs?: number): Promise<void> {
+async function untilCaughtUp(events: TypeOrmEventStore, checkpoints: TypeOrmCheckpointStore): Promise<void> {
   let head = -1;
   await until(async () => {
     const stored = await allStoredEvents(events);
@@ -98,14 +95,14 @@ async function untilCaughtUp(events: TypeOrmEventStore, checkpoints: TypeOrmChec
       });
     head = now;
     return done;
-  }, 'the restarted process to catch up', timeoutMs);
+  }, 'the restarted process to catch up', CATCH_UP_TIMEOUT_MS);
 }
 
 /** A new process on the backlog's store, run until every subscriber caught up, then killed. */
 async function restartUntilCaughtUp(backlog: Backlog, events: TypeOrmEventStore, checkpoints: TypeOrmCheckpointStore): Promise<void> {
   const child = startChild(backlog.store, 0);
   backlog.children.push(child);
-  await untilCaughtUp(events, checkpoints, 120_000);
+  await untilCaughtUp(events, checkpoints);
   await killHard(child);
 }
 
@@ -149,7 +146,7 @@ describe('crash recovery: a process killed in the middle of a backlog', () => {
     const first = startChild(backlog.store, 10);
     backlog.children.push(first);
     // Kill it once the projector committed some batches but is far from done.
-    await until(async () => (await checkpoints.load('shop-view')) > 0, 'the first projector batch');
+    await until(async () => (await checkpoints.load('shop-view')) > 0, 'the first projector batch', STEP_TIMEOUT_MS);
     await killHard(first);
     const atKill = await checkpoints.load('shop-view');
     expect(atKill).toBeLessThan(backlogHead);
@@ -197,7 +194,7 @@ describe('crash recovery: a crash between the projection and its checkpoint', ()
     let log = '';
     first.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     // Several batches' writes were tried and their checkpoint commits failed.
-    await until(async () => log.split(FAULT).length > 3, 'the checkpoint commit to fail');
+    await until(async () => log.split(FAULT).length > 3, 'the checkpoint commit to fail', STEP_TIMEOUT_MS);
     await killHard(first);
     expect(await checkpoints.load('shop-view')).toBe(0);
 
@@ -224,24 +221,25 @@ describe('crash recovery: a crash between the projection and its checkpoint', ()
   const backlog = useBacklog();
 
   it('catches the read models up and stores each saga command and process step once', async () => {
-    const readModelFile = (readModelStore(backlog.store.options) as { database: string }).database;
+    const readModelOptions = readModelStore(backlog.store.options);
+    const readModelFile = (readModelOptions as { database: string }).database;
     const copy = `${readModelFile}.earlier`;
     const events = await TypeOrmEventStore.create(backlog.dataSource);
     let checkpoints = new TypeOrmCheckpointStore(backlog.readModels);
 
     const first = startChild(backlog.store, 10);
     backlog.children.push(first);
-    await until(async () => (await checkpoints.load('shop-view')) > 0, 'the first projector batch');
+    await until(async () => (await checkpoints.load('shop-view')) > 0, 'the first projector batch', STEP_TIMEOUT_MS);
     await backlog.readModels.query(`VACUUM INTO '${copy}'`);
     const earlier = await checkpoints.loadAll();
-    await untilCaughtUp(events, checkpoints, 120_000);
+    await untilCaughtUp(events, checkpoints);
     await killHard(first);
     expect((await checkpoints.load('shop-view')) > earlier.get('shop-view')!).toBe(true);
 
     await backlog.readModels.destroy();
     for (const suffix of ['-wal', '-shm']) rmSync(`${readModelFile}${suffix}`, { force: true });
     copyFileSync(copy, readModelFile);
-    backlog.readModels = await openDataSource(readModelStore(backlog.store.options));
+    backlog.readModels = await openDataSource(readModelOptions);
     checkpoints = new TypeOrmCheckpointStore(backlog.readModels);
     expect(await checkpoints.load('shop-view')).toBe(earlier.get('shop-view'));
 

@@ -19,6 +19,7 @@ import {
   seen,
 } from './support/evolving-account.domain.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
+import { until } from './support/until.js';
 import { typeorm } from '@nest-es/typeorm';
 import { EventSourcingHttpModule } from '@nest-es/http';
 
@@ -40,13 +41,6 @@ async function boot(store: TestStore, providers: Type[], imports: NonNullable<Pa
   const app = moduleRef.createNestApplication({ logger: false });
   await app.init();
   return app;
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !check(); waited += 20) {
-    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const send = (app: INestApplication, command: object) => app.get(CommandGateway).send(command, { correlationId: 'acc-1' });
@@ -98,7 +92,7 @@ describe('events that evolve: v1 events read by code where the event is v3, and 
   });
 
   it('hands projectors, sagas and process managers the upcast payloads', async () => {
-    await until(() => seen.projector.length >= 3 && seen.saga.length >= 3 && seen.process.length >= 4, `the subscribers (seen ${JSON.stringify(seen)})`);
+    await until(() => seen.projector.length >= 3 && seen.saga.length >= 3 && seen.process.length >= 4, `the subscribers (seen ${JSON.stringify(seen)})`, 10_000);
     const v3 = [{ cents: 500, currency: 'EUR' }, { cents: 700, currency: 'EUR' }, { cents: 100, currency: 'EUR' }];
     expect(seen.projector).toEqual(v3.map((payload) => ({ ...payload, version: 3, type: 'bank.FundsAdded' })));
     expect(seen.saga).toEqual(v3);
@@ -113,7 +107,7 @@ describe('events that evolve: v1 events read by code where the event is v3, and 
   });
 
   it('publishes on the @nestjs/cqrs EventBus as the current class, with the stored name and version', async () => {
-    await until(() => published.length >= 1, 'the EventBus');
+    await until(() => published.length >= 1, 'the EventBus', 10_000);
     expect(published[0]).toEqual({ event: { cents: 100, currency: 'EUR' }, name: 'bank.FundsAdded', version: 3 });
   });
 
