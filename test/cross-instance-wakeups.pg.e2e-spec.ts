@@ -7,8 +7,20 @@ import { EventNotifier } from '@nest-es/core/internal';
 import { Added, AddMany, CounterAggregate } from './support/counter.aggregate.js';
 import { gateEntered, openGate, passGate } from './support/gate.js';
 import { createShopApp } from './support/shop-app.js';
-import { PlaceOrder, ShopReadModel } from './support/shop.domain.js';
+import { PlaceOrder, ShopReadModel, StockReserved } from './support/shop.domain.js';
 import { createTestStore, TEST_DATABASE_URL, type TestStore } from './support/test-store.js';
+
+/** A projector of reservations only (the second hop of an order's CASCADE) that takes 300 ms over each. */
+@Projector('slow-reservations')
+class SlowReservations {
+  readonly handled: string[] = [];
+
+  @OnEvent(StockReserved)
+  async onReserved(_event: StockReserved, { envelope }: ProjectionContext) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    this.handled.push(envelope.aggregateId);
+  }
+}
 
 /**
  * Commands on one instance, subscribers on another, with a polling backstop far longer than the
@@ -22,8 +34,8 @@ describe('wake-ups between instances on PostgreSQL', () => {
 
   beforeAll(async () => {
     store = await createTestStore();
-    writer = await createShopApp(store.options, { syncTimeoutMs: 15_000, processing: { enabled: false } });
-    worker = await createShopApp(store.options, { processing: { pollIntervalMs: 60_000 } });
+    writer = await createShopApp(store.options, { syncTimeoutMs: 15_000, processing: { enabled: false }, providers: [SlowReservations] });
+    worker = await createShopApp(store.options, { processing: { pollIntervalMs: 60_000 }, providers: [SlowReservations] });
     gateway = writer.get(CommandGateway);
   });
 
@@ -39,8 +51,11 @@ describe('wake-ups between instances on PostgreSQL', () => {
   });
 
   it('CASCADE returns once the saga of the other instance and what it caused are stored and projected', async () => {
+    // The second hop (the reservation) is all in the other instance, and one of its projectors takes
+    // its time: this process heard none of it, so only the store can tell the wait about it.
     await gateway.send(new PlaceOrder('w2', 'pear', 3), { syncMode: SyncMode.CASCADE, correlationId: 'flow-w2' });
     expect(await worker.get(ShopReadModel).reserved('pear')).toBe(3);
+    expect(worker.get(SlowReservations).handled).toContain('pear');
   });
 
   it('wakes the other instance for every command of a run, not only the first', async () => {

@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { EventSourcingModule, type ProcessingOptions } from '@nest-es/core';
 import { type StoreOptions, typeorm } from '@nest-es/typeorm';
@@ -8,7 +8,7 @@ import { EventSourcingHttpModule } from '@nest-es/http';
 /** The shop of `shop.domain.ts` on the framework, with fast polling for tests (`processing` overrides it). */
 export async function createShopApp(
   store: StoreOptions,
-  options: { http?: boolean; syncTimeoutMs?: number; shutdownTimeoutMs?: number; drainTimeoutMs?: number; processing?: ProcessingOptions } = {},
+  options: { http?: boolean; syncTimeoutMs?: number; shutdownTimeoutMs?: number; drainTimeoutMs?: number; processing?: ProcessingOptions; providers?: Provider[] } = {},
 ): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
     imports: [
@@ -22,7 +22,7 @@ export async function createShopApp(
       }),
       ...(options.http ? [EventSourcingHttpModule.forRoot()] : []),
     ],
-    providers: SHOP_PROVIDERS,
+    providers: [...SHOP_PROVIDERS, ...(options.providers ?? [])],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: ['error'] });
   await app.init();

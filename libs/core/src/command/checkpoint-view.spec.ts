@@ -97,6 +97,23 @@ describe('CheckpointView', () => {
     expect(store.reads()).toBe(1);
   });
 
+  it('opened before the append, reads nothing until a move it cannot follow; then it has read', async () => {
+    const opened = new CheckpointView(notifier, store.checkpoints, true);
+    const needed = needs([[VIEW, [3]], [SAGA, [3]]]);
+    expect(await opened.pending(needed)).toEqual([{ subscriber: VIEW, position: 3 }, { subscriber: SAGA, position: 3 }]);
+    await commit(store.checkpoints, VIEW, 3);
+    notifier.checkpointed({ checkpoint: VIEW, position: 3, holding: false });
+    expect(await opened.pending(needed)).toEqual([{ subscriber: SAGA, position: 3 }]);
+    expect(store.reads()).toBe(0);
+    expect(opened.onlyOwnMoves).toBe(true);
+    await commit(store.checkpoints, SAGA, 3);
+    notifier.wokenFromElsewhere('checkpoint');
+    expect(await opened.pending(needed)).toEqual([]);
+    expect(store.reads()).toBe(1);
+    expect(opened.onlyOwnMoves).toBe(false);
+    opened.close();
+  });
+
   it('stops following moves once closed', async () => {
     const needed = needs([[VIEW, [3]]]);
     await view.pending(needed);

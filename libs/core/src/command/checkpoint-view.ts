@@ -20,13 +20,17 @@ export interface Pending {
  * of at every move. A move of this process is the truth when it is announced (it is committed); it
  * is trusted only when its subscriber holds no events then, as holding is what the store tells and
  * the announcement does not. Anything else (a move in another instance, a poll with no move, a
- * subscriber holding events) makes the next look a read of the store.
+ * subscriber holding events) makes the next look a read of the store. A view opened before the
+ * command appended needs no first read: no checkpoint can have passed events that did not exist yet,
+ * and every move of this process since is in it.
  */
 export class CheckpointView {
   private positions = new Map<string, number>();
   /** The held positions by checkpoint, as the last read found them. */
   private held = new Map<string, Set<number>>();
-  private stale = true;
+  private stale: boolean;
+  /** Whether any of what this view knows came from a read of the store (it may then be other instances' work). */
+  private everRead = false;
   /** The moves announced while a read is in flight: applied again on top of what it returns. */
   private duringRead?: CheckpointMove[];
   private readonly unsubscribe: Array<() => void>;
@@ -34,13 +38,21 @@ export class CheckpointView {
   constructor(
     notifier: EventNotifier,
     private readonly checkpoints: CheckpointStore,
+    /** True when opened before the events it will be asked about were appended. */
+    openedBeforeAppend = false,
   ) {
+    this.stale = !openedBeforeAppend;
     this.unsubscribe = [notifier.onCheckpoint((moved) => this.moved(moved)), notifier.onCheckpointElsewhere(() => this.invalidate())];
   }
 
   /** The next look reads the store (nothing here could have shown the change). */
   invalidate(): void {
     this.stale = true;
+  }
+
+  /** True while everything this view knows is this process's own checkpoint moves. */
+  get onlyOwnMoves(): boolean {
+    return !this.everRead;
   }
 
   /** The checkpoints of `needed` not done yet, read from the store only when this view may be behind it. */
@@ -63,6 +75,7 @@ export class CheckpointView {
 
   private async read(): Promise<void> {
     this.stale = false;
+    this.everRead = true;
     this.duringRead = [];
     try {
       const [positions, held] = await Promise.all([this.checkpoints.loadAll(), this.checkpoints.loadHeld()]);

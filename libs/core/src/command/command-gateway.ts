@@ -69,14 +69,14 @@ export class CommandGateway {
       let outcome = 'ok';
       try {
         // The sync wait is admitted work too: the shutdown lets it settle before the subscriptions it waits for stop.
-        return await this.admission.run(async () => {
-          const result = await this.dispatch(command, handler, options, span);
-          const mode = options.syncMode ?? SyncMode.ASYNC;
-          if (mode !== SyncMode.ASYNC) {
-            const timeout = options.syncTimeoutMs ?? this.options.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS;
-            await this.syncWaiter.wait(result, mode, timeout, result.events[0]?.metadata.correlationId ?? options.correlationId ?? result.commandId);
-          }
-          return result;
+        return await this.admission.run(() => {
+          const timeout = options.syncTimeoutMs ?? this.options.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS;
+          return this.syncWaiter.send(
+            options.syncMode ?? SyncMode.ASYNC,
+            timeout,
+            () => this.dispatch(command, handler, options, span),
+            (result) => result.events[0]?.metadata.correlationId ?? options.correlationId ?? result.commandId,
+          );
         });
       } catch (error) {
         outcome = (error as { code?: string }).code ?? 'INTERNAL';

@@ -8,6 +8,7 @@ import { EventNotifier } from '../runtime/event-notifier.js';
 import type { StoredEvent } from '../model/event-envelope.js';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
 import { CheckpointView, type Need, type Pending } from './checkpoint-view.js';
+import { CorrelationHeard } from './correlation-heard.js';
 import { EVENT_STORE, type CapableEventStore } from '../store/event-store.js';
 import { EVENT_SOURCING_OPTIONS, type EventSourcingModuleOptions } from '../config/event-sourcing-options.js';
 import { checkpointName, partitionCount, partitionOf } from '../discovery/subscriber-partitions.js';
@@ -31,6 +32,19 @@ interface Progress {
 }
 
 const ALL_KINDS: readonly SubscriberKind[] = ['projector', 'saga', 'process-manager'];
+
+/** What one wait follows: the checkpoints, and (CASCADE opened before the append) this process's appends. */
+class Followed {
+  constructor(
+    readonly view: CheckpointView,
+    readonly heard?: CorrelationHeard,
+  ) {}
+
+  close(): void {
+    this.view.close();
+    this.heard?.close();
+  }
+}
 
 /**
  * Decides from the store, not from a bus (a bus message can be late, lost or go to another
@@ -58,9 +72,23 @@ export class SyncWaiter {
     @Inject(EVENT_SOURCING_OPTIONS) private readonly options: EventSourcingModuleOptions,
   ) {}
 
-  async wait(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string): Promise<void> {
-    if (mode === SyncMode.ASYNC || result.events.length === 0) return;
-    await this.track(this.waitFor(result, mode, timeoutMs, correlationId));
+  /**
+   * Sends the command and, unless `mode` is ASYNC, waits for its consequences. What the wait follows
+   * is opened before the command runs: this process's checkpoint moves and appends after the append
+   * are then all in it, and a wait that only this process's subscribers took part in reads nothing.
+   */
+  async send(mode: SyncMode, timeoutMs: number, command: () => Promise<CommandResult>, correlationOf: (result: CommandResult) => string): Promise<CommandResult> {
+    if (mode === SyncMode.ASYNC) return command();
+    const followed = this.open(mode === SyncMode.CASCADE);
+    try {
+      const result = await command();
+      // A repeat's events were stored before the view opened: its subscribers may have passed them long ago.
+      if (result.duplicate) followed.view.invalidate();
+      if (result.events.length > 0) await this.track(this.waitFor(result, mode, timeoutMs, correlationOf(result), followed));
+      return result;
+    } finally {
+      followed.close();
+    }
   }
 
   /**
@@ -69,7 +97,13 @@ export class SyncWaiter {
    */
   async follow(result: CommandResult, timeoutMs: number, correlationId: string, onStep: (step: CommandStep) => void): Promise<void> {
     if (result.events.length === 0) return;
-    await this.track(this.waitFor(result, SyncMode.CASCADE, timeoutMs, correlationId, { onStep, told: new Map() }));
+    // Opened after the append: the view reads the store first, and the correlation is read after each hop.
+    const followed = new Followed(new CheckpointView(this.notifier, this.checkpoints));
+    try {
+      await this.track(this.waitFor(result, SyncMode.CASCADE, timeoutMs, correlationId, followed, { onStep, told: new Map() }));
+    } finally {
+      followed.close();
+    }
   }
 
   /** Ends the waits in flight (each after at most one more read of the store) and every later one with SYNC_TIMEOUT. */
@@ -87,31 +121,32 @@ export class SyncWaiter {
     }
   }
 
-  private async waitFor(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string, progress?: Progress): Promise<void> {
+  private open(cascade: boolean): Followed {
+    return new Followed(new CheckpointView(this.notifier, this.checkpoints, true), cascade ? new CorrelationHeard(this.notifier) : undefined);
+  }
+
+  private async waitFor(result: CommandResult, mode: SyncMode, timeoutMs: number, correlationId: string, { view, heard }: Followed, progress?: Progress): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    const view = new CheckpointView(this.notifier, this.checkpoints);
-    try {
-      if (mode === SyncMode.SIMPLE) {
-        await this.until(deadline, result, view, this.needs(result.events, ['projector']), progress);
-        return;
-      }
-      const first = result.events[0].position;
-      // The command's own events first: what followed from them is read once their subscribers passed them.
-      let cascade: readonly StoredEvent[] = result.events;
-      let newest: readonly StoredEvent[] = result.events;
-      for (;;) {
-        await this.until(deadline, result, view, this.needs(cascade, ALL_KINDS), progress);
-        // Only sagas and process managers add to a cascade: when none handles the newest events, nothing follows them.
-        if (!newest.some((event) => this.startsWork(event))) return;
-        const events = await this.store.readByCorrelation(correlationId, { afterPosition: first - 1 });
-        // Sagas checkpoint only after what they emitted is stored: no new event now means the cascade is done.
-        if (events.length <= cascade.length) return;
-        const known = new Set(cascade.map((event) => event.position));
-        newest = events.filter((event) => !known.has(event.position));
-        cascade = events;
-      }
-    } finally {
-      view.close();
+    if (mode === SyncMode.SIMPLE) {
+      await this.until(deadline, result, view, this.needs(result.events, ['projector']), progress);
+      return;
+    }
+    const first = result.events[0].position;
+    // The command's own events first: what followed from them is read once their subscribers passed them.
+    let cascade: readonly StoredEvent[] = result.events;
+    let newest: readonly StoredEvent[] = result.events;
+    for (;;) {
+      await this.until(deadline, result, view, this.needs(cascade, ALL_KINDS), progress);
+      // Only sagas and process managers add to a cascade: when none handles the newest events, nothing follows them.
+      if (!newest.some((event) => this.startsWork(event))) return;
+      // What only this process's subscribers did is in its own appends; anything else is read.
+      const ownOnly = view.onlyOwnMoves ? heard?.eventsOf(correlationId, first, cascade) : undefined;
+      const events = ownOnly ?? (await this.store.readByCorrelation(correlationId, { afterPosition: first - 1 }));
+      // Sagas checkpoint only after what they emitted is stored: no new event now means the cascade is done.
+      if (events.length <= cascade.length) return;
+      const known = new Set(cascade.map((event) => event.position));
+      newest = events.filter((event) => !known.has(event.position));
+      cascade = events;
     }
   }
 

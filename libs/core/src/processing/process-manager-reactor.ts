@@ -21,6 +21,7 @@ import type { KeyFailure, Reactor } from './reactor.js';
 import { stateAsOf } from './state-as-of.js';
 import { changesTimers, combineTimerChanges, type TimerChange } from './timer-change.js';
 import type { ProcessContext } from './subscriber-context.js';
+import { DeclinedStarts } from './declined-starts.js';
 
 export interface ProcessManagerParts {
   registry: EventSourcingRegistry;
@@ -63,6 +64,8 @@ export class ProcessManagerReactor implements Reactor {
   readonly inTransaction = false;
   private readonly logger: Logger;
   private readonly process: ProcessDefinition;
+  /** Instances whose starting event this process decided without starting them (read empty, recorded nothing). */
+  private readonly declined = new DeclinedStarts();
 
   constructor(
     private readonly subscriber: SubscriberDefinition,
@@ -213,8 +216,9 @@ export class ProcessManagerReactor implements Reactor {
       const loaded = cached ?? (await this.parts.loader.load(aggregate, stream));
       verified = cached === undefined;
       if (loaded.sequence === 0 && !step.canStart) {
-        // An instance this process has not seen start may have started elsewhere.
-        if (verified) return;
+        // An instance this process has not seen start may have started elsewhere, unless this process
+        // saw its starting event decline to start it: every instance decides that event the same way.
+        if (verified || this.declined.has(step.key)) return;
         verified = true;
         continue;
       }
@@ -241,8 +245,14 @@ export class ProcessManagerReactor implements Reactor {
         continue;
       }
       await this.sideEffects(step, stepId, reaction, depth);
+      if (verified && step.canStart && loaded.sequence === 0) this.declined.note(step.key, (reaction.events ?? []).length === 0);
       return;
     }
+  }
+
+  /** Forgets the declined starts: the subscription starts again from its stored checkpoint, and may not see every event from here on. */
+  restart(): void {
+    this.declined.clear();
   }
 
   /** The step's events, recorded under its id; refused (ConcurrencyError, DuplicateCommandError) as any append. */

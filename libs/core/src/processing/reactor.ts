@@ -24,6 +24,8 @@ export interface Reactor {
    * would have, where that can take fewer commits (process managers). Resolves to the first that failed.
    */
   reactInOrder?(events: StoredEvent[]): Promise<KeyFailure | undefined>;
+  /** Forgets what it learned from its own deliveries: the subscription starts again from its stored checkpoint. */
+  restart?(): void;
 }
 
 /** The first of a key's events whose reaction failed (by its index), and why. */

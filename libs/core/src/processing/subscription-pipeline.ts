@@ -85,6 +85,7 @@ export class SubscriptionPipeline implements BatchHandler, HeldEventStatus {
   }
 
   async restore(): Promise<void> {
+    this.reactor.restart?.();
     const held = await this.parts.checkpoints.loadHeld(this.parts.checkpoint);
     const keyed: Array<{ key: string; position: number }> = [];
     for (const record of held) {
