@@ -54,8 +54,9 @@ class Followed {
  * from the command's first event on) until every subscriber of each has passed it and no new
  * event appeared; the store is read again only after a hop that a saga or process manager took
  * part in, as projectors add nothing to a cascade. In-process checkpoint moves make it fast (it
- * follows them in a CheckpointView instead of reading the store at each); polling makes it true
- * across instances.
+ * follows them in a CheckpointView instead of reading the store at each, from before the command
+ * appends, and a hop done wholly by this process's subscribers through this process's appends);
+ * polling makes it true across instances.
  * At shutdown `stop()` ends the waits still running with SYNC_TIMEOUT before the subscriptions
  * and the connection they read stop.
  */
