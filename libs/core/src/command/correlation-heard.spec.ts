@@ -46,6 +46,14 @@ describe('CorrelationHeard', () => {
     expect(heard.eventsOf('flow-1', 5, [command])).toBeUndefined();
   });
 
+  it("keeps only the command's correlation once told it, the events heard before included", () => {
+    notifier.appended([stored(5, 'flow-1'), stored(6, 'other')]);
+    heard.keepOnly('flow-1');
+    notifier.appended([stored(7, 'other'), stored(8, 'flow-1')]);
+    expect(heard.eventsOf('flow-1', 5, [])?.map((event) => event.position)).toEqual([5, 8]);
+    expect(heard.eventsOf('other', 5, [])).toEqual([]);
+  });
+
   it('hears nothing once closed', () => {
     heard.close();
     notifier.appended([stored(5, 'flow-1')]);

@@ -11,17 +11,25 @@ import type { EventNotifier } from '../runtime/event-notifier.js';
 export class CorrelationHeard {
   private heard: StoredEvent[] = [];
   private complete = true;
+  /** Once known, only this correlation's events are kept: a long wait under load holds no one else's. */
+  private correlationId?: string;
   private readonly unsubscribe: Array<() => void>;
 
   constructor(notifier: EventNotifier) {
     this.unsubscribe = [
       notifier.onAppend((events) => {
-        this.heard.push(...events);
+        for (const event of events) if (this.keeps(event)) this.heard.push(event);
       }),
       notifier.onAppendElsewhere(() => {
         this.complete = false;
       }),
     ];
+  }
+
+  /** From now on keeps only the events of `correlationId` (the command's, known once it returned). */
+  keepOnly(correlationId: string): void {
+    this.correlationId = correlationId;
+    this.heard = this.heard.filter((event) => this.keeps(event));
   }
 
   /**
@@ -34,6 +42,10 @@ export class CorrelationHeard {
     const events = this.heard.filter((event) => event.position >= first && event.metadata.correlationId === correlationId).sort((a, b) => a.position - b.position);
     const positions = new Set(events.map((event) => event.position));
     return known.every((event) => positions.has(event.position)) ? events : undefined;
+  }
+
+  private keeps(event: StoredEvent): boolean {
+    return this.correlationId === undefined || event.metadata.correlationId === this.correlationId;
   }
 
   close(): void {

@@ -85,7 +85,10 @@ export class SyncWaiter {
       const result = await command();
       // A repeat's events were stored before the view opened: its subscribers may have passed them long ago.
       if (result.duplicate) followed.view.invalidate();
-      if (result.events.length > 0) await this.track(this.waitFor(result, mode, timeoutMs, correlationOf(result), followed));
+      if (result.events.length === 0) return result;
+      const correlationId = correlationOf(result);
+      followed.heard?.keepOnly(correlationId);
+      await this.track(this.waitFor(result, mode, timeoutMs, correlationId, followed));
       return result;
     } finally {
       followed.close();
