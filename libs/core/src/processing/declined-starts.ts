@@ -1,4 +1,6 @@
-/** How many declined starts are remembered: beyond it the oldest is forgotten (its next event reads the instance's stream again). */
+import { LruCache } from '../command/lru-cache.js';
+
+/** How many declined starts are remembered: beyond it the least recently used is forgotten (its next event reads the instance's stream again). */
 const MAX_REMEMBERED = 10_000;
 
 /**
@@ -8,20 +10,16 @@ const MAX_REMEMBERED = 10_000;
  * event since (it forgets them all when it starts again from its stored checkpoint).
  */
 export class DeclinedStarts {
-  private readonly keys = new Set<string>();
+  private readonly keys = new LruCache<string, true>(MAX_REMEMBERED);
 
   has(key: string): boolean {
-    return this.keys.has(key);
+    return this.keys.get(key) !== undefined;
   }
 
   /** After a starting event's step on an empty instance: `declined` when it recorded nothing. */
   note(key: string, declined: boolean): void {
-    if (!declined) {
-      this.keys.delete(key);
-      return;
-    }
-    this.keys.add(key);
-    if (this.keys.size > MAX_REMEMBERED) this.keys.delete(this.keys.values().next().value!);
+    if (declined) this.keys.set(key, true);
+    else this.keys.delete(key);
   }
 
   clear(): void {
