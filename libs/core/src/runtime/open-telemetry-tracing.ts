@@ -5,6 +5,7 @@ import {
   createTraceState,
   isSpanContextValid,
   propagation,
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   type SpanContext,
   SpanKind,
@@ -17,6 +18,8 @@ import { errorMessage } from '../errors/error-message.js';
 
 const KINDS = { internal: SpanKind.INTERNAL, producer: SpanKind.PRODUCER, consumer: SpanKind.CONSUMER };
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+const TRACER_NAME = '@nest-es/core';
+const UNRECORDED: TraceSpan = { setAttributes: () => undefined };
 
 /**
  * Tracing over @opentelemetry/api; importing this file loads it. Event metadata always gets the
@@ -24,12 +27,12 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
  * same after a change of configuration. Request headers go through the application's propagator.
  */
 export class OpenTelemetryTracing extends Tracing {
-  private readonly tracer = trace.getTracer('@nest-es/core');
+  private readonly tracer = trace.getTracer(TRACER_NAME);
+  private providerRegistered = false;
 
   span<T>(name: string, options: SpanOptions, work: (span: TraceSpan) => Promise<T>): Promise<T> {
-    // A delivery's parent is its event's context, never what happens to be active in the subscription's loop.
-    const parent = options.parentFrom ? (contextOf(options.parentFrom) ?? ROOT_CONTEXT) : context.active();
-    return this.tracer.startActiveSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes: defined(options.attributes) }, parent, async (span) => {
+    if (!this.recording()) return options.parentFrom ? context.with(parentOf(options), work, undefined, UNRECORDED) : work(UNRECORDED);
+    return this.tracer.startActiveSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes: defined(options.attributes) }, parentOf(options), async (span) => {
       try {
         return await work({ setAttributes: (attributes) => span.setAttributes(defined(attributes)) });
       } catch (error) {
@@ -48,6 +51,20 @@ export class OpenTelemetryTracing extends Tracing {
     return context.bind(context.active(), work);
   }
 
+  /**
+   * Whether the application registered a tracer provider (an SDK). Without one, the API's span
+   * records nothing and, made active, only carries its parent's context on: the work runs in that
+   * context without it, which spares a few percent of each command's CPU. Asked on each span until a
+   * provider shows up, so one registered after the module started is used from then on.
+   */
+  private recording(): boolean {
+    if (!this.providerRegistered) {
+      const provider = trace.getTracerProvider();
+      this.providerRegistered = !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer(TRACER_NAME) !== undefined;
+    }
+    return this.providerRegistered;
+  }
+
   inject(metadata: Record<string, unknown>): void {
     const span = trace.getActiveSpan()?.spanContext();
     if (!span || !isSpanContextValid(span)) return;
@@ -60,6 +77,11 @@ export class OpenTelemetryTracing extends Tracing {
     if (trace.getActiveSpan()) return work();
     return context.with(propagation.extract(context.active(), headers), work);
   }
+}
+
+/** A delivery's parent is its event's context, never what happens to be active in the subscription's loop. */
+function parentOf(options: SpanOptions): Context {
+  return options.parentFrom ? (contextOf(options.parentFrom) ?? ROOT_CONTEXT) : context.active();
 }
 
 /** The context a stored `traceparent` names; undefined when there is none or it is malformed. */
