@@ -54,7 +54,7 @@ export class OpenTelemetryTracing extends Tracing {
   /**
    * Whether the application registered a tracer provider (an SDK). Without one, the API's span
    * records nothing and, made active, only carries its parent's context on: the work runs in that
-   * context without it, which spares a few percent of each command's CPU. Asked on each span until a
+   * context without it, sparing each command and delivery the API's work. Asked on each span until a
    * provider shows up, so one registered after the module started is used from then on.
    */
   private recording(): boolean {
