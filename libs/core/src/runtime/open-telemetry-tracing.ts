@@ -13,13 +13,12 @@ import {
   trace,
   TraceFlags,
 } from '@opentelemetry/api';
-import { type SpanOptions, type TraceAttributes, Tracing, type TraceSpan } from './tracing.js';
+import { type SpanOptions, type TraceAttributes, Tracing, type TraceSpan, UNRECORDED_SPAN } from './tracing.js';
 import { errorMessage } from '../errors/error-message.js';
 
 const KINDS = { internal: SpanKind.INTERNAL, producer: SpanKind.PRODUCER, consumer: SpanKind.CONSUMER };
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 const TRACER_NAME = '@nest-es/core';
-const UNRECORDED: TraceSpan = { setAttributes: () => undefined };
 
 /**
  * Tracing over @opentelemetry/api; importing this file loads it. Event metadata always gets the
@@ -31,7 +30,7 @@ export class OpenTelemetryTracing extends Tracing {
   private providerRegistered = false;
 
   span<T>(name: string, options: SpanOptions, work: (span: TraceSpan) => Promise<T>): Promise<T> {
-    if (!this.recording()) return options.parentFrom ? context.with(parentOf(options), work, undefined, UNRECORDED) : work(UNRECORDED);
+    if (!this.recording()) return options.parentFrom ? context.with(parentOf(options), work, undefined, UNRECORDED_SPAN) : work(UNRECORDED_SPAN);
     return this.tracer.startActiveSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes: defined(options.attributes) }, parentOf(options), async (span) => {
       try {
         return await work({ setAttributes: (attributes) => span.setAttributes(defined(attributes)) });

@@ -15,6 +15,9 @@ export interface TraceSpan {
   setAttributes(attributes: TraceAttributes): void;
 }
 
+/** The span of work that is not traced: its attributes go nowhere. */
+export const UNRECORDED_SPAN: TraceSpan = { setAttributes: () => undefined };
+
 /**
  * Spans of commands, appends and deliveries, and the trace context carried in event metadata, so
  * that one trace runs from a request through its events to the commands sagas send. Without
@@ -38,10 +41,8 @@ export abstract class Tracing {
 /** No @opentelemetry/api: nothing is traced and nothing is added to metadata. */
 @Injectable()
 export class NoopTracing extends Tracing {
-  private static readonly span: TraceSpan = { setAttributes: () => undefined };
-
   span<T>(_name: string, _options: SpanOptions, work: (span: TraceSpan) => Promise<T>): Promise<T> {
-    return work(NoopTracing.span);
+    return work(UNRECORDED_SPAN);
   }
 
   bind<T>(work: () => Promise<T>): () => Promise<T> {
