@@ -5,6 +5,8 @@ export interface HttpLoad {
   connections: number;
   durationS: number;
   accounts: number;
+  /** The route's first path segment: the framework's `commands` unless given. */
+  prefix?: string;
 }
 
 /*
@@ -13,7 +15,7 @@ export interface HttpLoad {
  * as one of its own workers, hence a process. Each request is a Deposit to a random account, as in the
  * in-process figures.
  */
-const { url, connections, durationS, accounts } = JSON.parse(process.argv[2]) as HttpLoad;
+const { url, connections, durationS, accounts, prefix = 'commands' } = JSON.parse(process.argv[2]) as HttpLoad;
 const result = await autocannon({
   url,
   connections,
@@ -23,7 +25,7 @@ const result = await autocannon({
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"amount":1}',
-      setupRequest: (request) => ({ ...request, path: `/commands/bench-account/account-${Math.floor(Math.random() * accounts)}/Deposit` }),
+      setupRequest: (request) => ({ ...request, path: `/${prefix}/bench-account/account-${Math.floor(Math.random() * accounts)}/Deposit` }),
     },
   ],
 });

@@ -7,6 +7,7 @@ import { EventSourcingModule } from '@nest-es/core';
 import { FASTIFY_ADAPTER_OPTIONS, EventSourcingHttpModule } from '@nest-es/http';
 import { type StoreOptions, typeorm } from '@nest-es/typeorm';
 import { AccountAggregate } from './bench-aggregates.js';
+import { BARE_PREFIX, BareCommandController } from './bare-command.controller.js';
 import { measureCommands, warmAccounts } from './command.bench.js';
 import type { HttpLoad } from './http-load.js';
 import { mean, round } from './stats.js';
@@ -40,6 +41,11 @@ export interface HttpCeilingFigures {
   emptyRoute: HttpFigures;
   inProcessPerSec: number;
   perSec: number;
+  /**
+   * Not part of the ceiling: the bare route (BareCommandController) in the same turns, the same command
+   * without the framework's HTTP module. Absent in runs before it was measured.
+   */
+  bareRoute?: HttpFigures;
   /** Slices of each figure. */
   turns: number;
 }
@@ -50,7 +56,7 @@ export interface HttpCeilingFigures {
  */
 const CEILING_TURNS = 4;
 
-@Module({ providers: [AccountAggregate] })
+@Module({ providers: [AccountAggregate], controllers: [BareCommandController] })
 class HttpBenchModule {}
 
 /** autocannon's load against `options.url`, from a process of its own. */
@@ -114,7 +120,8 @@ export const durationSeconds = (durationMs: number) => Math.max(1, Math.round(du
  * Commands over the framework's HTTP contract (`POST /commands/bench-account/:id/Deposit`, on
  * loopback) on one adapter, driven by autocannon at 1 and 64 connections; the same Deposits as the
  * in-process figures, after the same warm-up (one Deposit to every account, so each is cached). At
- * 64, in turns with the empty route on the same adapter and in-process commands on the same app.
+ * 64, in turns with the empty route on the same adapter, in-process commands on the same app and the
+ * bare route (BareCommandController) on the same app.
  */
 export async function measureHttp(store: StoreOptions, adapter: HttpAdapterKind, durationMs: number, accounts: number): Promise<HttpLoadFigures> {
   const app = await createHttpApp(store, adapter);
@@ -127,14 +134,22 @@ export async function measureHttp(store: StoreOptions, adapter: HttpAdapterKind,
     await load({ url: emptyUrl, connections: 64, durationS: 1, accounts });
     const c1 = await load({ url, connections: 1, durationS, accounts });
     const sliceS = Math.max(1, Math.round(durationS / CEILING_TURNS));
-    const slices = { empty: [] as HttpFigures[], inProcess: [] as number[], http: [] as HttpFigures[] };
+    await load({ url, connections: 64, durationS: 1, accounts, prefix: BARE_PREFIX });
+    const slices = { empty: [] as HttpFigures[], inProcess: [] as number[], http: [] as HttpFigures[], bare: [] as HttpFigures[] };
     for (let turn = 0; turn < CEILING_TURNS; turn++) {
       slices.empty.push(await load({ url: emptyUrl, connections: 64, durationS: sliceS, accounts }));
       slices.inProcess.push((await measureCommands(app, 64, sliceS * 1000, accounts)).perSec);
       slices.http.push(await load({ url, connections: 64, durationS: sliceS, accounts }));
+      slices.bare.push(await load({ url, connections: 64, durationS: sliceS, accounts, prefix: BARE_PREFIX }));
     }
     const [emptyRoute, inProcessPerSec] = [together(slices.empty), mean(slices.inProcess)];
-    const ceiling = { emptyRoute, inProcessPerSec: round(inProcessPerSec), perSec: httpCeiling(emptyRoute.perSec, inProcessPerSec), turns: CEILING_TURNS };
+    const ceiling = {
+      emptyRoute,
+      inProcessPerSec: round(inProcessPerSec),
+      perSec: httpCeiling(emptyRoute.perSec, inProcessPerSec),
+      bareRoute: together(slices.bare),
+      turns: CEILING_TURNS,
+    };
     return { c1, c64: together(slices.http), ceiling };
   } finally {
     await emptyApp.close();

@@ -9,6 +9,7 @@ import type { HttpProfileFigures } from './http-profile.bench.js';
 import type { LiveFigures } from './live.bench.js';
 import type { MachineInfo } from './machine.js';
 import type { BenchResults, ScaleOutResults, SlowProjectorResults } from './results.js';
+import { ratioText } from './targets.js';
 
 type Row = [figure: string, sqlite: string, postgres: string];
 
@@ -69,6 +70,10 @@ function rows(results: BenchResults): Row[] {
     const figures = results.http[db]?.[adapter]?.ceiling;
     return figures ? `${count(figures.perSec)}/s (empty route ${count(figures.emptyRoute.perSec)}/s, in-process ${count(figures.inProcessPerSec)}/s)` : '-';
   };
+  const bare = (adapter: HttpAdapterKind, db: 'sqlite' | 'postgres') => {
+    const figures = results.http[db]?.[adapter]?.ceiling;
+    return figures?.bareRoute ? `${http(figures.bareRoute)} (${ratioText(figures.bareRoute.perSec / figures.perSec, 0.9)} of the ceiling)` : '-';
+  };
   const raw = (db: 'sqlite' | 'postgres') => {
     const figures = results.raw[db];
     return figures ? `${count(figures.commitsPerSec)}/s` : '-';
@@ -107,6 +112,11 @@ function rows(results: BenchResults): Row[] {
         http(results.http.postgres?.[adapter]?.ceiling.emptyRoute),
       ],
       [`HTTP ceiling on ${adapter}: 1 / (1 / empty route + 1 / in-process at 64 callers), the two taken in turns with HTTP at 64`, ceiling(adapter, 'sqlite'), ceiling(adapter, 'postgres')],
+      [
+        `bare Nest route on ${adapter}, 64 connections (the same command sent by a route of the application's own, without the framework's HTTP module; in the same turns)`,
+        bare(adapter, 'sqlite'),
+        bare(adapter, 'postgres'),
+      ],
     ]),
     ['poker PlayerAction over HTTP on fastify, CASCADE, 1 caller (p50 / p99, actions/s)', pokerAction(results.pokerAction?.sqlite), pokerAction(results.pokerAction?.postgres)],
     [

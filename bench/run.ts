@@ -158,7 +158,7 @@ async function measureMixedWorkload(db: BenchDatabase, raw: RawDriver, plan: Ben
 async function benchHttp(db: BenchDatabase, plan: BenchPlan): Promise<DatabaseHttpFigures> {
   const http = {} as DatabaseHttpFigures;
   for (const adapter of HTTP_ADAPTERS) {
-    log(`${db.kind}: commands over HTTP on ${adapter} (autocannon, 1 connection, then 64 in turns with the empty route and in-process commands)`);
+    log(`${db.kind}: commands over HTTP on ${adapter} (autocannon, 1 connection, then 64 in turns with the empty route, in-process commands and the bare route)`);
     http[adapter] = await measureHttp(db.store, adapter, plan.httpMs, plan.accounts);
   }
   return http;
@@ -166,7 +166,8 @@ async function benchHttp(db: BenchDatabase, plan: BenchPlan): Promise<DatabaseHt
 
 /**
  * `--only http`: on each database, HTTP on each adapter at 1 connection and then at 64 in turns with
- * the two figures its ceiling is made of (the empty route, in-process commands), printed with the targets.
+ * the two figures its ceiling is made of (the empty route, in-process commands) and the bare route,
+ * printed with the targets.
  */
 async function httpOnly(plan: BenchPlan, url: string): Promise<void> {
   const probe = await postgresDatabase(url);

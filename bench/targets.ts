@@ -2,7 +2,7 @@ import type { BesideRaw } from './beside-raw.js';
 import type { LiveFigures } from './live.bench.js';
 import type { CommandFigures } from './command.bench.js';
 import type { CommitsPerMove, PokerActionFigures } from './poker-action.bench.js';
-import { HTTP_ADAPTERS } from './http.bench.js';
+import { HTTP_ADAPTERS, type HttpCeilingFigures } from './http.bench.js';
 import type { BenchResults, MixedFigures, ScaleOutResults, SlowProjectorResults, Target } from './results.js';
 
 /** ASYNC commands must not wait for read models (issue #11): an absolute bound while a projector takes 500 ms per event. */
@@ -91,10 +91,16 @@ export function httpTargets(http: BenchResults['http']): Target[] {
         met: fastify.ratio >= 0.9 && fastify.c64.failed === 0,
         detail:
           `${ratioText(fastify.ratio, 0.9)}: ${fastify.c64.perSec} of ${fastify.ceiling.perSec} (in ${turns} turns: empty route ${emptyRoute.perSec}/s, in-process ${inProcessPerSec}/s), ` +
-          `${fastify.c64.failed} failed; express ${express.ratio.toFixed(2)}x: ${express.c64.perSec} of ${express.ceiling.perSec}`,
+          `${fastify.c64.failed} failed; express ${express.ratio.toFixed(2)}x: ${express.c64.perSec} of ${express.ceiling.perSec}` +
+          bareText(fastify.ceiling),
       },
     ];
   });
+}
+
+/** The bare route beside the target's figures: what the same command reaches without the framework's HTTP module. */
+function bareText(ceiling: HttpCeilingFigures): string {
+  return ceiling.bareRoute ? `; the bare route on fastify ${ratioText(ceiling.bareRoute.perSec / ceiling.perSec, 0.9)}: ${ceiling.bareRoute.perSec}/s` : '';
 }
 
 /** A ratio with two decimals, or three where two would print the target's bound (0.596 is not 0.60). */
