@@ -56,6 +56,7 @@ export * from './store/memory/in-memory-timer-store.js';
 export * from './dead-letter/command-retrier.js';
 export * from './processing/deterministic-id.js';
 export * from './processing/event-processor.js';
+export * from './processing/workflow-activity.js';
 export * from './scheduling/deferred.js';
 export * from './discovery/boot-validation.error.js';
 export { aggregateMetadataOf } from './discovery/aggregate-definition-builder.js';

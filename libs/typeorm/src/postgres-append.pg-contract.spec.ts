@@ -209,11 +209,19 @@ async function appendWhileLockHeld<T>(append: () => Promise<T>, write: (client: 
   }
 }
 
-/** Resolves once a statement waits for an advisory lock (the append lock), or once `settled()` says the append ended. */
+/**
+ * Resolves once a statement waits for this schema's append lock, or once `settled()` says the append
+ * ended. The lock is told apart by its key (an advisory lock on a bigint shows its high and low halves
+ * as classid and objid): suites that run beside this one wait for their own schemas' locks.
+ */
 async function untilWaitingForAppendLock(settled: () => boolean): Promise<void> {
   while (!settled()) {
     const { rows } = await sql.query<{ waiting: number }>({
-      text: `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory' AND datname = current_database()`,
+      text: `SELECT count(*)::int AS waiting
+        FROM pg_locks l, (SELECT hashtextextended('es_events:' || current_schema(), 0) AS key) k
+        WHERE l.locktype = 'advisory' AND NOT l.granted AND l.objsubid = 1
+          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND l.classid = ((k.key >> 32) & 4294967295)::oid AND l.objid = (k.key & 4294967295)::oid`,
     });
     if (rows[0].waiting > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 5));
