@@ -12,4 +12,5 @@
  * unique index catches what another writer committed meanwhile.
  * The key is per schema, so stores in different schemas of one database do not wait on each other.
  */
-export const APPEND_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('es_events:' || current_schema(), 0))`;
+export const APPEND_LOCK_KEY = `hashtextextended('es_events:' || current_schema(), 0)`;
+export const APPEND_LOCK_SQL = `SELECT pg_advisory_xact_lock(${APPEND_LOCK_KEY})`;

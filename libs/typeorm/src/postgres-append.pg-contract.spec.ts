@@ -13,7 +13,7 @@ import { stringHashCode } from '@nest-es/core/internal';
 import type { PostgresSqlClient } from './postgres-sql-client.js';
 import { sqlClientFor } from './sql-client-for.js';
 import { ONE_EVENT_APPEND_SQL } from './postgres-one-event-append.js';
-import { APPEND_LOCK_SQL } from './postgres-append-lock.js';
+import { APPEND_LOCK_KEY, APPEND_LOCK_SQL } from './postgres-append-lock.js';
 import { TypeOrmEventStore } from './typeorm-event-store.js';
 
 if (process.env.ES_TEST_DB !== 'postgres') {
@@ -218,7 +218,7 @@ async function untilWaitingForAppendLock(settled: () => boolean): Promise<void> 
   while (!settled()) {
     const { rows } = await sql.query<{ waiting: number }>({
       text: `SELECT count(*)::int AS waiting
-        FROM pg_locks l, (SELECT hashtextextended('es_events:' || current_schema(), 0) AS key) k
+        FROM pg_locks l, (SELECT ${APPEND_LOCK_KEY} AS key) k
         WHERE l.locktype = 'advisory' AND NOT l.granted AND l.objsubid = 1
           AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
           AND l.classid = ((k.key >> 32) & 4294967295)::oid AND l.objid = (k.key & 4294967295)::oid`,
