@@ -1,4 +1,6 @@
-import { parseCards } from './card.js';
+import fc from 'fast-check';
+import { type Card, parseCards } from './card.js';
+import { newDeck } from './deck.js';
 import { bestHand, bestHandFor, bestOmahaHand, compareHands, evaluateFive, RANKINGS, type Ranking } from './evaluator.js';
 
 const hand = (text: string) => evaluateFive(parseCards(text));
@@ -91,6 +93,8 @@ describe('bestHand', () => {
   it('ranks fewer than five cards by their groups', () => {
     expect(bestHand(parseCards('As Ad')).ranking).toBe('PAIR');
     expect(bestHand(parseCards('As Kd 5c')).ranking).toBe('HIGH_CARD');
+    expect(bestHand(parseCards('As Ad Ac Kd')).ranking).toBe('THREE_OF_A_KIND');
+    expect(bestHand(parseCards('As Ad Kc Kd')).ranking).toBe('TWO_PAIR');
   });
 });
 
@@ -123,5 +127,33 @@ describe('Omaha: exactly two hole cards and three community cards', () => {
 describe('bestHandFor', () => {
   it('uses the five cards of Five Card Draw', () => {
     expect(bestHandFor('FIVE_CARD_DRAW', parseCards('3s 3d 3c Jh Js'), []).ranking).toBe('FULL_HOUSE');
+  });
+});
+
+describe('the best hand is the first of the highest score among every hand the cards make', () => {
+  const choose = (cards: readonly Card[], size: number): Card[][] =>
+    size === 0 ? [[]] : cards.flatMap((card, index) => choose(cards.slice(index + 1), size - 1).map((rest) => [card, ...rest]));
+  const first = (hands: Card[][]) => hands.map(evaluateFive).reduce((top, hand) => (hand.score > top.score ? hand : top));
+  const dealt = (size: number) => fc.shuffledSubarray(newDeck(), { minLength: size, maxLength: size });
+
+  it('of any one to seven cards', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 7 }).chain(dealt), (cards) => {
+        expect(bestHand(cards)).toEqual(first(choose(cards, Math.min(5, cards.length))));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('of two hole cards and up to three of the board in Omaha', () => {
+    const deal = fc.constantFrom(0, 3, 4, 5).chain((board) => dealt(4 + board));
+    fc.assert(
+      fc.property(deal, (cards) => {
+        const [hole, board] = [cards.slice(0, 4), cards.slice(4)];
+        const hands = choose(hole, 2).flatMap((two) => choose(board, Math.min(3, board.length)).map((three) => [...two, ...three]));
+        expect(bestOmahaHand(hole, board)).toEqual(first(hands));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

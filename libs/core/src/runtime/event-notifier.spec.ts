@@ -34,4 +34,23 @@ describe('EventNotifier', () => {
     notifier.appended([event]);
     expect(await settledNow(waiting)).toBe(true);
   });
+
+  it('ends the waits of a signal when it aborts, after many waits on it, and only those', async () => {
+    const notifier = new EventNotifier();
+    const loop = new AbortController();
+    const other = new AbortController();
+    for (let wait = 0; wait < 3; wait++) {
+      const waiting = notifier.nextAppend(LONG_MS, loop.signal);
+      notifier.appended([event]);
+      expect(await settledNow(waiting)).toBe(true);
+    }
+    const append = notifier.nextAppend(LONG_MS, loop.signal);
+    const checkpoint = notifier.nextCheckpoint(LONG_MS, loop.signal);
+    const elsewhere = notifier.nextAppend(LONG_MS, other.signal);
+    loop.abort();
+    expect([await settledNow(append), await settledNow(checkpoint), await settledNow(elsewhere)]).toEqual([true, true, false]);
+    expect(await settledNow(notifier.nextAppend(LONG_MS, loop.signal))).toBe(true);
+    other.abort();
+    expect(await settledNow(elsewhere)).toBe(true);
+  });
 });

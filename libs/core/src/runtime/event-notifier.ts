@@ -22,6 +22,7 @@ export interface CheckpointMove {
 export class EventNotifier {
   private appendWaiters = new Set<Wake>();
   private checkpointWaiters = new Set<Wake>();
+  private readonly abortable = new WeakMap<AbortSignal, Set<Wake>>();
   private appends = 0;
   private checkpoints = 0;
   private readonly appendListeners = new Set<(events: readonly StoredEvent[]) => void>();
@@ -107,17 +108,32 @@ export class EventNotifier {
 
   private wait(waiters: Set<Wake>, ms: number, abort?: AbortSignal): Promise<void> {
     if (abort?.aborted) return Promise.resolve();
+    const aborts = abort && this.abortWaiters(abort);
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
         waiters.delete(wake);
-        abort?.removeEventListener('abort', wake);
+        aborts?.delete(wake);
         resolve();
       };
       const timer = setTimeout(wake, ms);
       waiters.add(wake);
-      abort?.addEventListener('abort', wake, { once: true });
+      aborts?.add(wake);
     });
+  }
+
+  /**
+   * The waits `signal` ends when it aborts. A subscription waits on its loop's signal after every
+   * append; one listener per signal spares each of those waits adding and removing its own.
+   */
+  private abortWaiters(signal: AbortSignal): Set<Wake> {
+    let waiters = this.abortable.get(signal);
+    if (!waiters) {
+      const ended = new Set<Wake>();
+      signal.addEventListener('abort', () => [...ended].forEach((wake) => wake()), { once: true });
+      this.abortable.set(signal, (waiters = ended));
+    }
+    return waiters;
   }
 
   private wakeAll(which: 'appendWaiters' | 'checkpointWaiters'): void {
