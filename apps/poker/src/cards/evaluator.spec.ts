@@ -69,6 +69,10 @@ describe('evaluateFive', () => {
     expect(compare(loser, winner)).toBe(-1);
   });
 
+  it('refuses more than five cards', () => {
+    expect(() => hand('As Ad Kc 7h 3s 2d')).toThrow(RangeError);
+  });
+
   it('ties identical hands in other suits', () => {
     expect(compare('As Ad Kc 7h 3s', 'Ah Ac Kd 7c 3d')).toBe(0);
     expect(compare('9s 8d 7c 6h 5s', '9h 8c 7d 6s 5c')).toBe(0);

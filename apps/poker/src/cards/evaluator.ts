@@ -37,8 +37,9 @@ const WHEEL_HIGH = 5;
  * complete (everyone else folded): such hands can only be groups and high cards.
  */
 export function evaluateFive(cards: readonly Card[]): EvaluatedHand {
+  if (cards.length > 5) throw new RangeError(`a hand is five cards at most, got ${cards.length}: bestHand picks the best five`);
   const ranks = cards.map(rankValue);
-  const score = scoreOf(ranks, cards.map(suitOf), [0, 1, 2, 3, 4], Math.min(5, cards.length));
+  const score = scoreOf(ranks, cards.map(suitOf), [0, 1, 2, 3, 4], cards.length);
   const ranking = RANKINGS[Math.floor(score / RANKING_UNIT)];
   // The cards as the hand reads: the biggest group first, then the higher rank (a stable sort keeps each group's order).
   const count = (rank: number) => ranks.filter((other) => other === rank).length;
