@@ -127,12 +127,12 @@ export class EventNotifier {
    * append; one listener per signal spares each of those waits adding and removing its own.
    */
   private abortWaiters(signal: AbortSignal): Set<Wake> {
-    let waiters = this.abortable.get(signal);
-    if (!waiters) {
-      const ended = new Set<Wake>();
-      signal.addEventListener('abort', () => [...ended].forEach((wake) => wake()), { once: true });
-      this.abortable.set(signal, (waiters = ended));
-    }
+    const known = this.abortable.get(signal);
+    if (known) return known;
+    const waiters = new Set<Wake>();
+    // A copy: each wake takes itself out of the set.
+    signal.addEventListener('abort', () => [...waiters].forEach((wake) => wake()), { once: true });
+    this.abortable.set(signal, waiters);
     return waiters;
   }
 
