@@ -121,4 +121,20 @@ describe('CheckpointView', () => {
     notifier.checkpointed({ checkpoint: VIEW, position: 3, holding: false });
     expect(await view.pending(needed)).toEqual([{ subscriber: VIEW, position: 3 }]);
   });
+
+  it('does not see a checkpoint past an event without its hold when a commit lands between its two reads', async () => {
+    // On PostgreSQL the two reads may reach the server on two connections, the checkpoints' later.
+    const checkpoints = new InMemoryCheckpointStore();
+    const loadAll = checkpoints.loadAll.bind(checkpoints);
+    checkpoints.loadAll = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return loadAll();
+    };
+    const reading = new CheckpointView(notifier, checkpoints);
+    const pending = reading.pending(needs([[VIEW, [2]]]));
+    // The projector fails on 2: it holds it and moves past it, in one commit, while the view reads.
+    await commit(checkpoints, VIEW, 3, [2]);
+    expect(await pending).toEqual([{ subscriber: VIEW, position: 2 }]);
+    reading.close();
+  });
 });

@@ -78,7 +78,11 @@ export class CheckpointView {
     this.everRead = true;
     this.duringRead = [];
     try {
-      const [positions, held] = await Promise.all([this.checkpoints.loadAll(), this.checkpoints.loadHeld()]);
+      // The checkpoints first, then the held events: a hold commits with its checkpoint's move, so a
+      // move this read saw comes with its holds unless they were settled since. Read side by side (two
+      // connections), a hold committed between the two would show the checkpoint past a held event.
+      const positions = await this.checkpoints.loadAll();
+      const held = await this.checkpoints.loadHeld();
       this.positions = positions;
       this.held = new Map();
       for (const event of held) this.held.set(event.subscriber, (this.held.get(event.subscriber) ?? new Set()).add(event.position));
