@@ -1,6 +1,7 @@
 import type { SubscriberKind } from '../decorators/subscriber-types.js';
 import type { CheckpointMove, EventNotifier } from '../runtime/event-notifier.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
+import { loadCheckpointsAndHeld } from '../store/checkpoints-and-held.js';
 
 /** What a checkpoint must pass (a command's consequences it handles), and its subscriber's kind. */
 export interface Need {
@@ -78,11 +79,7 @@ export class CheckpointView {
     this.everRead = true;
     this.duringRead = [];
     try {
-      // The checkpoints first, then the held events: a hold commits with its checkpoint's move, so a
-      // move this read saw comes with its holds unless they were settled since. Read side by side (two
-      // connections), a hold committed between the two would show the checkpoint past a held event.
-      const positions = await this.checkpoints.loadAll();
-      const held = await this.checkpoints.loadHeld();
+      const { positions, held } = await loadCheckpointsAndHeld(this.checkpoints);
       this.positions = positions;
       this.held = new Map();
       for (const event of held) this.held.set(event.subscriber, (this.held.get(event.subscriber) ?? new Set()).add(event.position));

@@ -4,6 +4,7 @@ import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import type { HeldKeyStatus } from '../processing/held-event-status.js';
 import { EventProcessor } from '../processing/event-processor.js';
 import { CHECKPOINT_STORE, type CheckpointStore, type HeldEvent } from '../store/checkpoint-store.js';
+import { loadCheckpointsAndHeld } from '../store/checkpoints-and-held.js';
 import { EVENT_STORE, type CapableEventStore } from '../store/event-store.js';
 import { PARTITION_LEASES, type Membership, type PartitionLeases } from '../store/partition-leases.js';
 import { checkpointOwner } from './checkpoint-owner.js';
@@ -29,7 +30,7 @@ export class SubscriberOverviewReader {
 
   async read(): Promise<SubscribersOverview> {
     const now = Date.now();
-    const [headPosition, positions, held, membership] = await Promise.all([this.store.headPosition(), this.checkpoints.loadAll(), this.checkpoints.loadHeld(), this.membership()]);
+    const [headPosition, { positions, held }, membership] = await Promise.all([this.store.headPosition(), loadCheckpointsAndHeld(this.checkpoints), this.membership()]);
     const subscribers = new Map<string, SubscriberOverview>();
     for (const unit of subscriberCheckpoints(this.registry, this.options.processing)) {
       const { name, kind } = unit.subscriber;
