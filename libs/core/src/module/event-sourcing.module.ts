@@ -206,7 +206,7 @@ export class EventSourcingModule {
       );
     }
     const metricsProvider: Provider = staticOptions.metrics
-      ? { provide: MetricsService, useFactory: createPrometheusMetrics, inject: [EventSourcingRegistry, EVENT_STORE, CHECKPOINT_STORE] }
+      ? { provide: MetricsService, useFactory: createPrometheusMetrics, inject: [EventSourcingRegistry, EVENT_STORE, CHECKPOINT_STORE, EVENT_SOURCING_OPTIONS] }
       : { provide: MetricsService, useClass: NoopMetricsService };
     return {
       module: EventSourcingModule,

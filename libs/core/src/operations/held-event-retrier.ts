@@ -6,7 +6,7 @@ import { EventProcessor } from '../processing/event-processor.js';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
 import { PARTITION_LEASES, type PartitionLeases } from '../store/partition-leases.js';
 import { checkpointOwner } from './checkpoint-owner.js';
-import { subscriberCheckpoints } from './subscriber-checkpoints.js';
+import { subscriberCheckpoints } from '../discovery/subscriber-checkpoints.js';
 
 export interface HeldEventRetry {
   checkpoint: string;

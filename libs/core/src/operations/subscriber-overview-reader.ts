@@ -9,7 +9,7 @@ import { EVENT_STORE, type CapableEventStore } from '../store/event-store.js';
 import { PARTITION_LEASES, type Membership, type PartitionLeases } from '../store/partition-leases.js';
 import { checkpointOwner } from './checkpoint-owner.js';
 import { oldestUnhandled } from './oldest-unhandled.js';
-import { subscriberCheckpoints, type SubscriberCheckpoint } from './subscriber-checkpoints.js';
+import { subscriberCheckpoints, type SubscriberCheckpoint } from '../discovery/subscriber-checkpoints.js';
 import type { CheckpointOverview, HeldEventOverview, SubscriberOverview, SubscribersOverview } from './subscriber-overview.js';
 
 /**

@@ -1,5 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ProcessingOptions } from '../config/event-sourcing-options.js';
 import type { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
+import { subscriberCheckpoints } from '../discovery/subscriber-checkpoints.js';
+import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { EventStore } from '../store/event-store.js';
 import { MetricsService } from './metrics.service.js';
@@ -25,19 +28,22 @@ export class PrometheusMetricsService extends MetricsService {
     registers: [this.registry],
   });
 
-  constructor(definitions: EventSourcingRegistry, store: EventStore, checkpoints: CheckpointStore) {
+  constructor(definitions: EventSourcingRegistry, store: EventStore, checkpoints: CheckpointStore, processing: ProcessingOptions | undefined) {
     super();
     new Gauge({
       name: 'es_subscriber_lag_events',
-      help: 'Store head position minus the subscriber checkpoint (read at scrape time)',
+      help: 'Store head position minus the subscriber checkpoint (under scale-out, its partition furthest behind), read at scrape time',
       labelNames: ['subscriber', 'kind'],
       registers: [this.registry],
       collect: async function (this: Gauge) {
         this.reset();
         const [head, positions] = await Promise.all([store.headPosition(), checkpoints.loadAll()]);
-        for (const subscriber of definitions.subscribers.values()) {
-          this.set({ subscriber: subscriber.name, kind: subscriber.kind }, Math.max(0, head - (positions.get(subscriber.name) ?? 0)));
+        const lags = new Map<SubscriberDefinition, number>();
+        // Under scale-out a subscriber keeps one checkpoint per partition, none under its own name.
+        for (const { subscriber, checkpoint } of subscriberCheckpoints(definitions, processing)) {
+          lags.set(subscriber, Math.max(lags.get(subscriber) ?? 0, head - (positions.get(checkpoint) ?? 0)));
         }
+        for (const [subscriber, lag] of lags) this.set({ subscriber: subscriber.name, kind: subscriber.kind }, lag);
       },
     });
   }

@@ -1,7 +1,7 @@
 import type { ProcessingOptions } from '../config/event-sourcing-options.js';
-import type { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
-import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
-import { checkpointName, partitionCount, type Partition } from '../discovery/subscriber-partitions.js';
+import type { EventSourcingRegistry } from './event-sourcing-registry.js';
+import type { SubscriberDefinition } from './subscriber-definition.js';
+import { checkpointName, partitionCount, type Partition } from './subscriber-partitions.js';
 
 export interface SubscriberCheckpoint {
   subscriber: SubscriberDefinition;
