@@ -61,8 +61,9 @@ export interface ScaleOutOptions {
   /**
    * Each subscriber's events split by a hash of the aggregate id (the correlation id for process
    * managers) into this many partitions, each with its own checkpoint, spread over the instances.
-   * Default 1 (a subscriber runs on one instance at a time). Changing it starts the new partitions
-   * from position 0: rebuild projections after a change.
+   * Default 1 (a subscriber runs on one instance at a time). A partition with no checkpoint yet
+   * starts where the subscriber's checkpoint without scale-out is; after changing the number,
+   * rebuild the projections with the maintenance CLI, the instances stopped.
    */
   partitions?: number;
   /** How often an instance looks at who is alive and takes or hands over partitions. Default 500 ms. */

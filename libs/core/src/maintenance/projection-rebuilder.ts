@@ -20,7 +20,7 @@ export interface ProjectionRebuildSummary {
 const PROGRESS_INTERVAL_MS = 100;
 
 /**
- * Resets a projector (its `reset(manager)` and its checkpoint, in one transaction) and lets its
+ * Resets a projector (its `reset(manager)` and its checkpoints, in one transaction) and lets its
  * subscription replay from position 0 while commands keep flowing; reports progress until it
  * passed the head the store had when the rebuild began.
  */
@@ -49,9 +49,12 @@ export class ProjectionRebuilder {
     const started = Date.now();
     const resume = await this.processor.pause(name);
     try {
+      // Partitions' checkpoints, left by instances that ran it under scale-out: the instances' next
+      // partitions start from the rebuilt checkpoint instead of their stale positions.
+      const partitions = [...(await this.transactions.loadAll()).keys()].filter((checkpoint) => checkpoint.startsWith(`${name}#`));
       await this.transactions.run(async (manager) => {
         await projector.reset?.(manager);
-        await this.transactions.resetCheckpoint(manager, name);
+        for (const checkpoint of [name, ...partitions]) await this.transactions.resetCheckpoint(manager, checkpoint);
       });
     } finally {
       await resume();

@@ -76,7 +76,7 @@ export class SubscriptionRunner {
 
   /** Starts reading from the stored checkpoint; also after a stop (a projection rebuild restarts it). */
   async start(): Promise<void> {
-    this.stored = this.position = await this.checkpoints.load(this.name);
+    this.stored = this.position = await this.startingPosition();
     await this.handler.restore?.();
     this.failures = 0;
     this.readAhead = undefined;
@@ -86,6 +86,19 @@ export class SubscriptionRunner {
       () => this.iterate(),
       () => this.saveIdlePosition(true).catch((error) => this.logger.warn(`last checkpoint not saved: ${(error as Error).message}`)),
     );
+  }
+
+  /**
+   * The partition's checkpoint. A partition that has none yet (scale-out just turned on, or the number
+   * of partitions changed and the projection was rebuilt) starts where the subscriber's own checkpoint
+   * is, as every event up to it was handled; starting from 0 would handle them all again.
+   */
+  private async startingPosition(): Promise<number> {
+    const own = await this.checkpoints.load(this.name);
+    if (own > 0 || this.partition.count === 1) return own;
+    const whole = await this.checkpoints.load(this.subscriber.name);
+    if (whole > 0 && (await this.checkpoints.moveCheckpoint(this.name, 0, whole))) return whole;
+    return this.checkpoints.load(this.name);
   }
 
   /** Finishes the batch in hand, saves where it got to, and stops. */
