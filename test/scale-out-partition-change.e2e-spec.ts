@@ -60,6 +60,8 @@ describe('scale-out turned on or its partitions changed: no event handled twice'
   it('after the number of partitions changed, a rebuild without scale-out (as the maintenance CLI runs it) clears the old partitions, and the new ones start from it', async () => {
     await restart(scaleOut(2), 2);
     await placeOrders('before-', ORDERS);
+    // Inside an application that shares it among instances, a rebuild is refused, saying where to run it.
+    await expect(app!.get(ProjectionRebuilder).rebuild('shop-view')).rejects.toThrow(/shared among instances \(processing.scaleOut\): stop the instances and rebuild it from the maintenance CLI/);
 
     // The maintenance CLI boots the application with only the projector to rebuild running.
     await app!.close();

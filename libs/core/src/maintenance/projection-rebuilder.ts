@@ -41,7 +41,7 @@ export class ProjectionRebuilder {
     }
     if (projector.kind !== 'projector') throw new InvalidArgumentError(`'${name}' is a ${projector.kind}; only projectors can be rebuilt`);
     if (this.processor.sharedAmongInstances) {
-      throw new InvalidArgumentError(`projector '${name}' is shared among instances (processing.scaleOut): rebuild it from the maintenance CLI with the instances stopped`);
+      throw new InvalidArgumentError(`projector '${name}' is shared among instances (processing.scaleOut): stop the instances and rebuild it from the maintenance CLI, whose application entry passes on the processing options it is given (no scale-out)`);
     }
     if (this.processor.position(name) === undefined) {
       throw new InvalidArgumentError(`projector '${name}' does not run in this process (processing is disabled)`);
