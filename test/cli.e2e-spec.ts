@@ -124,6 +124,23 @@ describe('the maintenance CLI (npm run cli), run as a process on the database un
     expect(refused.stderr).toMatch(/projector 'balances' declares no tables/);
   });
 
+  it('projections rebuild <name> --in-place clears the tables of a projector that declares them and replays it into the live ones', async () => {
+    const app = await createPokerApp(store.options);
+    await portableQuery(app.get<DataSource>(READ_MODEL_DATA_SOURCE), "UPDATE poker_leaderboard SET display_name = 'wrong'");
+    await app.close();
+
+    const rebuilt = await cli(store, 'projections', 'rebuild', 'leaderboard', '--in-place');
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stdout).toMatch(/projection leaderboard rebuilt up to position \d+/);
+    const after = await createPokerApp(store.options);
+    try {
+      const board = await request(after.getHttpServer()).get('/leaderboard').expect(200);
+      expect((board.body.entries as Array<{ displayName: string }>).map((entry) => entry.displayName).sort()).toEqual(['P0', 'P1', 'P2', 'P3', 'P4']);
+    } finally {
+      await after.close();
+    }
+  });
+
   it('events types counts the stored events by type and version and fails on those no upcaster reads', async () => {
     const clean = await cli(store, 'events', 'types');
     expect(clean.code).toBe(0);

@@ -30,8 +30,9 @@ projections
   .command('rebuild')
   .description("rebuild a projector's read model from the first event: blue/green beside the live tables when it declares them, else cleared and replayed")
   .argument('<projector>', 'the projector name, e.g. balances')
-  .action(async (projector: string) => {
-    process.exitCode = await rebuildProjection(await application(), projector);
+  .option('--in-place', 'clear the live read model and replay it, also for a projector that declares its tables (after a change of scale-out partitions, with the instances stopped)')
+  .action(async (projector: string, options: { inPlace?: boolean }) => {
+    process.exitCode = await rebuildProjection(await application(), projector, { inPlace: options.inPlace === true });
   });
 projections
   .command('switch-back')

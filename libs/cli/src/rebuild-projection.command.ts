@@ -3,16 +3,17 @@ import { withApplication, type MaintenanceEntry } from './application.js';
 import { createProgress } from './progress.js';
 
 /**
- * `projections rebuild <name>`. A projector that declares its tables is rebuilt blue/green: a copy
- * of its tables is built beside the live ones, which keep serving the running application, and
- * switched in once it has caught up. One that declares none is cleared and replayed from position 0
- * in this process (the running application may keep taking commands: checkpoints move by
+ * `projections rebuild <name> [--in-place]`. A projector that declares its tables is rebuilt
+ * blue/green: a copy of its tables is built beside the live ones, which keep serving the running
+ * application, and switched in once it has caught up. One that declares none, or any with
+ * `inPlace`, is cleared (its `reset(tx)`, or its tables made anew) and replayed from position 0 in
+ * this process (the running application may keep taking commands: checkpoints move by
  * compare-and-set, so nothing is projected twice). The exit code.
  */
-export async function rebuildProjection(entry: MaintenanceEntry, name: string): Promise<number> {
+export async function rebuildProjection(entry: MaintenanceEntry, name: string, { inPlace = false }: { inPlace?: boolean } = {}): Promise<number> {
   // Checked with processing off first, so that a mistyped name is answered in the user's words.
-  const blueGreen = await withApplication(entry, { enabled: false }, async (context) => context.get(EventSourcingRegistry).projector(name).options.tables !== undefined);
-  return blueGreen ? rebuildBlueGreen(entry, name) : rebuildInPlace(entry, name);
+  const tables = await withApplication(entry, { enabled: false }, async (context) => context.get(EventSourcingRegistry).projector(name).options.tables !== undefined);
+  return tables && !inPlace ? rebuildBlueGreen(entry, name) : rebuildInPlace(entry, name);
 }
 
 /** `projections switch-back <name>`: puts the copy that the last blue/green rebuild switched away back live. */

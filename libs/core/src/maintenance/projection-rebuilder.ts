@@ -1,9 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
-import { InvalidArgumentError, NotFoundError } from '../errors/index.js';
+import { tableNames } from '../discovery/read-model-table-names.js';
+import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors/index.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { EventProcessor } from '../processing/event-processor.js';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../store/checkpoint-store.js';
+import { READ_MODEL_TABLES, type ReadModelTables } from '../store/read-model-tables.js';
 
 export interface ProjectionRebuildProgress {
   position: number;
@@ -20,9 +23,9 @@ export interface ProjectionRebuildSummary {
 const PROGRESS_INTERVAL_MS = 100;
 
 /**
- * Resets a projector (its `reset(manager)` and its checkpoints, in one transaction) and lets its
- * subscription replay from position 0 while commands keep flowing; reports progress until it
- * passed the head the store had when the rebuild began.
+ * Resets a projector (its `reset(manager)`, or its declared tables made anew, and its checkpoints, in
+ * one transaction) and lets its subscription replay from position 0 while commands keep flowing;
+ * reports progress until it passed the head the store had when the rebuild began.
  */
 @Injectable()
 export class ProjectionRebuilder {
@@ -31,6 +34,7 @@ export class ProjectionRebuilder {
     private readonly processor: EventProcessor,
     @Inject(CHECKPOINT_STORE) private readonly transactions: CheckpointStore,
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODEL_TABLES) private readonly tables: ReadModelTables | null,
   ) {}
 
   async rebuild(name: string, onProgress: (progress: ProjectionRebuildProgress) => void = () => undefined): Promise<ProjectionRebuildSummary> {
@@ -46,6 +50,9 @@ export class ProjectionRebuilder {
     if (this.processor.position(name) === undefined) {
       throw new InvalidArgumentError(`projector '${name}' does not run in this process (processing is disabled)`);
     }
+    if (!projector.reset && projector.options.tables && !this.tables) {
+      throw new FailedPreconditionError(`projector '${name}' has no reset(tx), and this store adapter cannot drop its tables: add a reset(tx) to rebuild it in place`);
+    }
     const started = Date.now();
     const resume = await this.processor.pause(name);
     try {
@@ -53,7 +60,7 @@ export class ProjectionRebuilder {
       // partitions start from the rebuilt checkpoint instead of their stale positions.
       const partitions = [...(await this.transactions.loadAll()).keys()].filter((checkpoint) => checkpoint.startsWith(`${name}#`));
       await this.transactions.run(async (manager) => {
-        await projector.reset?.(manager);
+        await this.clear(projector, manager);
         for (const checkpoint of [name, ...partitions]) await this.transactions.resetCheckpoint(manager, checkpoint);
       });
     } finally {
@@ -67,5 +74,17 @@ export class ProjectionRebuilder {
       await new Promise((resolve) => setTimeout(resolve, PROGRESS_INTERVAL_MS));
     }
     return { projector: name, target, durationMs: Date.now() - started };
+  }
+
+  /** Its `reset(tx)`; for a projector that declares its tables and has none, its tables dropped and created anew. */
+  private async clear(projector: SubscriberDefinition, tx: unknown): Promise<void> {
+    if (projector.reset) {
+      await projector.reset(tx);
+      return;
+    }
+    const declared = projector.options.tables;
+    if (!declared) return;
+    await this.tables!.drop(tx, declared);
+    await projector.createTables!(tx, tableNames(projector));
   }
 }
