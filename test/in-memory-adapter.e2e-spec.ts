@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { CHECKPOINT_STORE, EVENT_STORE_ADAPTER, InMemoryEventStore } from '@nest-es/core/internal';
+import { CHECKPOINT_STORE, EVENT_STORE_ADAPTER, InMemoryEventStore, ProjectionRebuilder } from '@nest-es/core/internal';
 import { CommandGateway, EVENT_STORE, EventSourcingModule, OnEvent, Projector, SyncMode, inMemory, type ProjectionContext } from '@nest-es/core';
 import { type CheckpointStore } from '@nest-es/core/adapter';
 import { exposedForTests } from '@nest-es/core/testing';
@@ -54,5 +54,31 @@ describe('the framework on the in-memory adapter (no database at all)', () => {
 
   it('refuses to boot without an adapter, and says which to give', () => {
     expect(() => EventSourcingModule.forRoot({} as never)).toThrow(/needs an adapter: forRoot\(\{adapter: inMemory\(\)\}\)/);
+  });
+});
+
+/** Declares its tables, creates them with no database to create them in, and has no reset(tx). */
+@Projector('line-table', { tables: ['line_table'] })
+class LineTable {
+  async createTables(): Promise<void> {}
+
+  @OnEvent(LineAdded)
+  onLine(): void {}
+}
+
+describe('an in-place rebuild on the in-memory adapter', () => {
+  it('refuses a projector with tables and no reset(tx): memory has no tables to drop', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [EventSourcingModule.forRoot({ adapter: inMemory() })],
+      providers: [NotebookAggregate, LinesCommuteMerge, AlwaysParkMerge, LineTable],
+    }).compile();
+    const app = await moduleRef.createNestApplication({ logger: false }).init();
+    try {
+      await expect(app.get(ProjectionRebuilder).rebuild('line-table')).rejects.toThrow(
+        "projector 'line-table' has no reset(tx), and this store adapter cannot drop its tables: add a reset(tx) to rebuild it in place",
+      );
+    } finally {
+      await app.close();
+    }
   });
 });
