@@ -18,7 +18,16 @@ export function partitionCount(processing: ProcessingOptions | undefined): numbe
  * its own name, so turning scale-out on with one partition continues from the existing checkpoint.
  */
 export function checkpointName(subscriber: string, partition: Partition): string {
-  return partition.count === 1 ? subscriber : `${subscriber}#${partition.index}/${partition.count}`;
+  return partition.count === 1 ? subscriber : `${partitionPrefix(subscriber)}${partition.index}/${partition.count}`;
+}
+
+/** Among checkpoint names, those of a subscriber's partitions, whatever their count (left by instances under scale-out). */
+export function partitionCheckpoints(subscriber: string, checkpoints: Iterable<string>): string[] {
+  return [...checkpoints].filter((checkpoint) => checkpoint.startsWith(partitionPrefix(subscriber)));
+}
+
+function partitionPrefix(subscriber: string): string {
+  return `${subscriber}#`;
 }
 
 /**

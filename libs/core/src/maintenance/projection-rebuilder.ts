@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EventSourcingRegistry } from '../discovery/event-sourcing-registry.js';
 import { tableNames } from '../discovery/read-model-table-names.js';
 import type { SubscriberDefinition } from '../discovery/subscriber-definition.js';
+import { partitionCheckpoints } from '../discovery/subscriber-partitions.js';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors/index.js';
 import { EVENT_STORE, type EventStore } from '../store/event-store.js';
 import { EventProcessor } from '../processing/event-processor.js';
@@ -58,7 +59,7 @@ export class ProjectionRebuilder {
     try {
       // Partitions' checkpoints, left by instances that ran it under scale-out: the instances' next
       // partitions start from the rebuilt checkpoint instead of their stale positions.
-      const partitions = [...(await this.transactions.loadAll()).keys()].filter((checkpoint) => checkpoint.startsWith(`${name}#`));
+      const partitions = partitionCheckpoints(name, (await this.transactions.loadAll()).keys());
       await this.transactions.run(async (manager) => {
         await this.clear(projector, manager);
         for (const checkpoint of [name, ...partitions]) await this.transactions.resetCheckpoint(manager, checkpoint);

@@ -97,8 +97,9 @@ export class SubscriptionRunner {
     const own = await this.checkpoints.load(this.name);
     if (own > 0 || this.partition.count === 1) return own;
     const whole = await this.checkpoints.load(this.subscriber.name);
-    if (whole > 0 && (await this.checkpoints.moveCheckpoint(this.name, 0, whole))) return whole;
-    return this.checkpoints.load(this.name);
+    if (whole === 0) return own;
+    // Lost the compare-and-set: another instance seeded or moved it meanwhile.
+    return (await this.checkpoints.moveCheckpoint(this.name, 0, whole)) ? whole : this.checkpoints.load(this.name);
   }
 
   /** Finishes the batch in hand, saves where it got to, and stops. */

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { errorMessage } from '../../errors/error-message.js';
 import { EventSourcingRegistry } from '../../discovery/event-sourcing-registry.js';
 import type { SubscriberDefinition } from '../../discovery/subscriber-definition.js';
+import { partitionCheckpoints } from '../../discovery/subscriber-partitions.js';
 import { copyTableName, tableNames } from '../../discovery/read-model-table-names.js';
 import { FailedPreconditionError, NotFoundError } from '../../errors/index.js';
 import { EventProcessor } from '../../processing/event-processor.js';
@@ -174,7 +175,7 @@ export class BlueGreenRebuilder {
   private async prepare(projector: SubscriberDefinition, tables: ReadModelTables, copy: string): Promise<void> {
     const checkpoints = [...(await this.checkpoints.loadAll()).keys()];
     // Another process (the app, when the CLI rebuilds) may run it split in partitions.
-    if (checkpoints.some((checkpoint) => checkpoint.startsWith(`${projector.name}#`))) {
+    if (partitionCheckpoints(projector.name, checkpoints).length > 0) {
       throw new FailedPreconditionError(`projector '${projector.name}' is read in partitions (processing.scaleOut): its partitions' checkpoints cannot be switched as one`);
     }
     for (const leftover of leftoverCopies(projector.name, checkpoints)) await this.discard(projector, tables, leftover);
