@@ -6,7 +6,6 @@ import type { Award, Card, Variant } from '../cards/index.js';
 export interface FlowPlayer {
   playerId: string;
   position: number;
-  stack: number;
 }
 
 export class HandFlowStarted {
@@ -20,11 +19,10 @@ export class HandFlowStarted {
   ) {}
 }
 
-/** Chips a player put in (blind or action): `playerStack` is what they have left. */
+/** A player's blind or action, and whether it folded (stored ones also carry the `playerStack` left). */
 export class BetSeen {
   constructor(
     readonly playerId: string,
-    readonly playerStack: number,
     readonly folded: boolean,
   ) {}
 }
@@ -38,6 +36,7 @@ export class TurnStarted {
   ) {}
 }
 
+/** No longer recorded: steps stored before the hand awarded its own pot hold it. */
 export class BoardSeen {
   constructor(readonly communityCards: Card[]) {}
 }

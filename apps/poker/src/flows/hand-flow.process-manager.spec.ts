@@ -51,7 +51,7 @@ describe('the hand flow process manager', () => {
 
   it('records its start with what the hand needs and nothing else', async () => {
     const fixture = ProcessManagerFixture.for<HandFlowState>(HandFlowProcess, new HandFlowProcess(), HAND);
-    expect((await fixture.when(started())).events).toEqual([new HandFlowStarted(HAND, 't', 'TEXAS_HOLDEM', 1000, 0, PLAYERS)]);
+    expect((await fixture.when(started())).events).toEqual([new HandFlowStarted(HAND, 't', 'TEXAS_HOLDEM', 1000, 0, PLAYERS.map(({ playerId, position }) => ({ playerId, position })))]);
   });
 
   it('posts the small blind, then the big blind, once the cards are dealt', async () => {
@@ -66,13 +66,13 @@ describe('the hand flow process manager', () => {
   it('starts the clock of the player to act and stops the previous one', async () => {
     const fixture = await flow();
     expect(await fixture.when(new BlindPosted('sb', 'small', 5, 95, 5, null, 0), ofHand(2))).toMatchObject({
-      events: [new BetSeen('sb', 95, false)],
+      events: [new BetSeen('sb', false)],
       cancelled: ['action'],
       scheduled: [],
     });
     const big = await fixture.when(new BlindPosted('bb', 'big', 10, 490, 15, 'btn', 10), ofHand(3));
     expect(big).toMatchObject({
-      events: [new BetSeen('bb', 490, false), new TurnStarted('btn', 10, 3)],
+      events: [new BetSeen('bb', false), new TurnStarted('btn', 10, 3)],
       cancelled: ['action'],
       scheduled: [{ name: 'action', afterMs: 1000, payload: { playerId: 'btn', amountToCall: 10, handSequence: 3 } }],
     });
@@ -103,9 +103,12 @@ describe('the hand flow process manager', () => {
     const showdown = await fixture.when(new BettingRoundComplete('RIVER', 'bb', true), ofHand(8));
     expect(showdown).toMatchObject({ events: [new ShowdownStarted(['sb', 'bb'])], commands: [], cancelled: ['action', 'draw'], scheduled: [] });
     expect(showdown.state.status).toBe('showdown');
-    // The shows that follow in the same append: bb's hand, then sb's, which can still win; then the pot.
+    // The shows that follow in the same append: bb's hand, then sb's, which can still win; then the
+    // pot, which the hand awarded itself: the flow sends nothing, and completes on PotAwarded.
     expect(await fixture.when(new CardsRevealed('bb', ['9s', '9h'], 'PAIR', 'sb'), ofHand(9))).toMatchObject({ events: [new HandShown('bb', ['9s', '9h']), new TurnStarted('sb', 0, 9)], commands: [] });
-    expect((await fixture.when(new CardsRevealed('sb', ['Ks', 'Kh'], 'PAIR', null), ofHand(10))).commands).toEqual([expect.any(AwardPot)]);
+    const last = await fixture.when(new CardsRevealed('sb', ['Ks', 'Kh'], 'PAIR', null, true), ofHand(10));
+    expect(last).toMatchObject({ events: [new HandShown('sb', ['Ks', 'Kh'])], commands: [], cancelled: ['action'] });
+    expect((await fixture.when(new PotAwarded([{ playerId: 'sb', amount: 20 }]), ofHand(11))).state.status).toBe('complete');
   });
 
   it('in a showdown stored before the hand showed the first hand itself, asks the first to show, and nobody else yet', async () => {
@@ -117,14 +120,21 @@ describe('the hand flow process manager', () => {
     expect(showdown.state.status).toBe('showdown');
   });
 
-  it('awards the pot at once when one player is left, asking nobody to show', async () => {
-    const fixture = (await flow()).given(new BetSeen('sb', 95, false), new BetSeen('bb', 490, false));
+  it('goes to the showdown when one player is left, asking nobody to show; the hand awarded the pot itself', async () => {
+    const fixture = (await flow()).given(new BetSeen('sb', false), new BetSeen('bb', false));
+    await fixture.when(new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'), ofHand());
+    await fixture.when(new ActionTaken('sb', 'FOLD', 0, 95, 15, 0, null), ofHand());
+    const uncontested = await fixture.when(new BettingRoundComplete('PREFLOP', null, false, true), ofHand());
+    expect(uncontested).toMatchObject({ events: [new ShowdownStarted(['bb'])], commands: [], cancelled: ['action', 'draw'] });
+  });
+
+  it('asks the hand to award the pot when one player is left in a hand stored before the hand awarded it itself', async () => {
+    const fixture = await flow();
     await fixture.when(new ActionTaken('btn', 'FOLD', 0, 500, 15, 5, 'sb'), ofHand());
     await fixture.when(new ActionTaken('sb', 'FOLD', 0, 95, 15, 0, null), ofHand());
     const uncontested = await fixture.when(new BettingRoundComplete('PREFLOP'), ofHand());
     expect(uncontested.events).toEqual([new ShowdownStarted(['bb'])]);
-    expect(uncontested.commands).toEqual([Object.assign(new AwardPot(), { handId: HAND, awards: [{ playerId: 'bb', amount: 15 }] })]);
-    expect(uncontested.commands.some((command) => command instanceof RevealCards)).toBe(false);
+    expect(uncontested.commands).toEqual([Object.assign(new AwardPot(), { handId: HAND })]);
   });
 
   it('starts the clock of the next player to show; when it runs out, their losing hand is mucked', async () => {
@@ -163,24 +173,16 @@ describe('the hand flow process manager', () => {
     expect((await fixture.when(new BettingRoundComplete('DRAW', 'btn'), ofHand())).events).toEqual([new ShowdownStarted(['sb', 'bb', 'btn'])]);
   });
 
-  it('awards main and side pots once the last contender has shown, looking ahead with stateAfter', async () => {
+  it('in a showdown stored before the hand awarded its own pot, asks for it once the last contender has shown, looking ahead with stateAfter', async () => {
     const fixture = await flow();
-    // sb went all-in for 100; bb and btn put in 200 each.
-    fixture.given(new BetSeen('sb', 0, false), new BetSeen('bb', 300, false), new BetSeen('btn', 300, false), new BoardSeen(['2c', '7d', '9h', 'Js', 'Kd']));
+    // Steps stored then: bets with the stack left, and the board.
+    fixture.given(...['sb', 'bb', 'btn'].map((playerId) => Object.assign(new BetSeen(playerId, false), { playerStack: 0 })), new BoardSeen(['2c', '7d', '9h', 'Js', 'Kd']));
     await fixture.when(new CommunityCardsDealt(['Kd'], 'RIVER', ['2c', '7d', '9h', 'Js', 'Kd'], null), ofHand());
     await fixture.when(new BettingRoundComplete('RIVER'), ofHand());
     expect(await fixture.when(new CardsRevealed('sb', ['Ks', 'Kh'], 'THREE_OF_A_KIND'), ofHand())).toMatchObject({ events: [new HandShown('sb', ['Ks', 'Kh'])], commands: [] });
     await fixture.when(new CardsRevealed('bb', ['Qs', 'Qh'], 'PAIR'), ofHand());
     const last = await fixture.when(new CardsRevealed('btn', ['3d', '4d'], 'HIGH_CARD'), ofHand());
-    expect(last.commands).toEqual([
-      Object.assign(new AwardPot(), {
-        handId: HAND,
-        awards: [
-          { playerId: 'sb', amount: 300 },
-          { playerId: 'bb', amount: 200 },
-        ],
-      }),
-    ]);
+    expect(last.commands).toEqual([Object.assign(new AwardPot(), { handId: HAND })]);
     const awarded = await fixture.when(new PotAwarded([]), ofHand());
     expect(awarded).toMatchObject({ events: [new HandFlowCompleted([])], cancelled: ['action', 'draw'] });
     expect(awarded.state.status).toBe('complete');

@@ -33,7 +33,6 @@ import {
 import { HandStarted } from '../table/index.js';
 import { BetSeen, BoardSeen, HandFlowCompleted, HandFlowStarted, HandShown, ShowdownStarted, TurnStarted } from './hand-flow.events.js';
 import { contenders, type FlowPlayerState, type HandFlowState, initialHandFlowState } from './hand-flow.state.js';
-import { showdownAwards } from './showdown.js';
 
 /** What the action timer remembers: whose turn (to bet, or to show at the showdown), what they faced, and where the hand was. */
 export interface ActionTimeout {
@@ -57,9 +56,10 @@ const DRAW = 'draw';
  * Drives one hand from the deal to the pot, keyed by the hand id: the hand's own events by their
  * aggregate id, the table's HandStarted by its `handId`. So it follows every move of the hand,
  * whatever correlation id the move was sent with. It posts the blinds, follows whose turn it is,
- * deals the streets, runs the showdown and awards the pot. One player left wins the pot at once,
- * showing nothing. At a contested showdown the hand has shown the first hand itself, and each next
- * one that can still win; a losing hand's owner shows or mucks in turn. A player who does not act
+ * deals the streets and runs the showdown's clock. At a contested showdown the hand has shown the
+ * first hand itself, and each next one that can still win; a losing hand's owner shows or mucks in
+ * turn. The hand awards its pot itself, in the events that leave one player in or show the last
+ * hand; for a showdown stored before it did, the flow sends AwardPot. A player who does not act
  * within the table's action timeout is checked (nothing to call) or folded; in Five Card Draw, one
  * who does not draw in their turn stands pat; at the showdown, their hand (a losing one: a hand that
  * can win is shown in its turn at once) is mucked. Timers live in the store: they survive a restart
@@ -78,7 +78,7 @@ export class HandFlowProcess {
   onHandStarted(event: HandStarted, { state }: Ctx): ProcessReaction {
     // Hand ids are unique per table and hand number: a started flow has nothing to start again.
     if (state.handId !== null) return {};
-    const players = event.players.map(({ playerId, position, stack }) => ({ playerId, position, stack }));
+    const players = event.players.map(({ playerId, position }) => ({ playerId, position }));
     return { events: [new HandFlowStarted(event.handId, event.tableId, event.variant, event.actionTimeoutMs, event.dealerPosition, players)] };
   }
 
@@ -99,19 +99,19 @@ export class HandFlowProcess {
   @OnEvent(BlindPosted)
   onBlindPosted(event: BlindPosted, ctx: Ctx): ProcessReaction {
     if (!following(ctx.state)) return {};
-    return turn(ctx, event.actionOn, event.amountToCall, [new BetSeen(event.playerId, event.playerStack, false)]);
+    return turn(ctx, event.actionOn, event.amountToCall, [new BetSeen(event.playerId, false)]);
   }
 
   @OnEvent(ActionTaken)
   onActionTaken(event: ActionTaken, ctx: Ctx): ProcessReaction {
     if (!following(ctx.state)) return {};
-    return turn(ctx, event.actionOn, event.amountToCall, [new BetSeen(event.playerId, event.playerStack, event.action === 'FOLD')]);
+    return turn(ctx, event.actionOn, event.amountToCall, [new BetSeen(event.playerId, event.action === 'FOLD')]);
   }
 
   @OnEvent(CommunityCardsDealt)
   onCommunityCards(event: CommunityCardsDealt, ctx: Ctx): ProcessReaction {
     if (!following(ctx.state)) return {};
-    return turn(ctx, event.actionOn, 0, [new BoardSeen(event.allCommunityCards)]);
+    return turn(ctx, event.actionOn, 0, []);
   }
 
   /** Until the last draw, the turn to draw passes clockwise: the next drawer's clock starts. */
@@ -132,8 +132,9 @@ export class HandFlowProcess {
     const still = contenders(state).map((player) => player.playerId);
     if (still.length <= 1 || event.phase === lastBettingRound(state.variant)) {
       const started = new ShowdownStarted(still);
-      // Uncontested: the last player standing takes the pot and shows no card.
-      if (still.length <= 1) return { events: [started], cancel: [ACTION, DRAW], emit: [emit(AwardPot, { handId, awards: showdownAwards(state) })] };
+      // Uncontested: the last player standing takes the pot and shows no card (the hand awards it
+      // itself, in the events right after this one; before it did, the flow asked for it).
+      if (still.length <= 1) return { events: [started], cancel: [ACTION, DRAW], ...awardUnlessAwarded(handId, event.awarded) };
       // The hand showed the first hand itself; the events after this one say whose and who is next.
       if (event.firstShown) return { events: [started], cancel: [ACTION, DRAW] };
       // Older rounds: the hand says who shows first, or (stored before the showdown went in turns) everyone shows.
@@ -146,12 +147,12 @@ export class HandFlowProcess {
 
   @OnEvent(CardsRevealed)
   onCardsRevealed(event: CardsRevealed, ctx: Ctx): ProcessReaction {
-    return shown(ctx, new HandShown(event.playerId, event.cards), event.actionOn ?? null);
+    return shown(ctx, new HandShown(event.playerId, event.cards), event.actionOn ?? null, event.awarded);
   }
 
   @OnEvent(CardsMucked)
   onCardsMucked(event: CardsMucked, ctx: Ctx): ProcessReaction {
-    return shown(ctx, new HandShown(event.playerId, null), event.actionOn ?? null);
+    return shown(ctx, new HandShown(event.playerId, null), event.actionOn ?? null, event.awarded);
   }
 
   @OnEvent(PotAwarded)
@@ -197,16 +198,14 @@ export class HandFlowProcess {
       variant: event.variant,
       actionTimeoutMs: event.actionTimeoutMs,
       dealerPosition: event.dealerPosition,
-      players: event.players.map(({ playerId, position, stack }) => ({ playerId, position, startingStack: stack, stack, folded: false })),
+      players: event.players.map(({ playerId, position }) => ({ playerId, position, folded: false })),
       status: 'playing',
     });
   }
 
   @Apply(BetSeen)
   onBetSeen(state: HandFlowState, event: BetSeen): void {
-    const player = state.players.find((p) => p.playerId === event.playerId)!;
-    player.stack = event.playerStack;
-    player.folded ||= event.folded;
+    state.players.find((p) => p.playerId === event.playerId)!.folded ||= event.folded;
   }
 
   @Apply(TurnStarted)
@@ -214,10 +213,9 @@ export class HandFlowProcess {
     state.actionOn = event.playerId;
   }
 
+  /** Recorded by flows until the hand awarded its own pot, when the flow needed the board for it. */
   @Apply(BoardSeen)
-  onBoardSeen(state: HandFlowState, event: BoardSeen): void {
-    state.communityCards = [...event.communityCards];
-  }
+  onBoardSeen(): void {}
 
   @Apply(ShowdownStarted)
   onShowdownStarted(state: HandFlowState): void {
@@ -260,13 +258,18 @@ function turn(ctx: Ctx, actionOn: string | null, amountToCall: number, seen: obj
 
 /**
  * Records a shown (or mucked) hand and starts the clock of the next to show; once the last contender
- * has shown, the flow awards the pot.
+ * has shown, the pot is awarded.
  */
-function shown(ctx: Ctx, event: HandShown, actionOn: string | null): ProcessReaction {
+function shown(ctx: Ctx, event: HandShown, actionOn: string | null, awarded = false): ProcessReaction {
   if (!following(ctx.state) || ctx.state.status !== 'showdown') return {};
   const after = ctx.stateAfter(event);
   if (contenders(after).some((player) => player.shown === undefined)) return turn(ctx, actionOn, 0, [event]);
-  return { events: [event], cancel: [ACTION], emit: [emit(AwardPot, { handId: ctx.state.handId!, awards: showdownAwards(after) })] };
+  return { events: [event], cancel: [ACTION], ...awardUnlessAwarded(ctx.state.handId!, awarded) };
+}
+
+/** The hand awards its pot in the events that end its showdown; one that ended before it did is asked to. */
+function awardUnlessAwarded(handId: string, awarded = false): ProcessReaction {
+  return awarded ? {} : { emit: [emit(AwardPot, { handId })] };
 }
 
 /** Five Card Draw: everyone still in, in the order they draw (from the first left of the dealer). */

@@ -3,8 +3,6 @@ import type { Card, Variant } from '../cards/index.js';
 export interface FlowPlayerState {
   playerId: string;
   position: number;
-  startingStack: number;
-  stack: number;
   folded: boolean;
   /** Undefined until the showdown: then the cards shown, or null when mucked. */
   shown?: Card[] | null;
@@ -18,7 +16,6 @@ export interface HandFlowState {
   actionTimeoutMs: number;
   dealerPosition: number;
   players: FlowPlayerState[];
-  communityCards: Card[];
   /** Whose turn it is; null between rounds and after the betting. */
   actionOn: string | null;
   status: 'waiting' | 'playing' | 'showdown' | 'complete';
@@ -32,7 +29,6 @@ export function initialHandFlowState(): HandFlowState {
     actionTimeoutMs: 0,
     dealerPosition: -1,
     players: [],
-    communityCards: [],
     actionOn: null,
     status: 'waiting',
   };

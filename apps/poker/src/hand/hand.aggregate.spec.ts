@@ -1,5 +1,5 @@
 import { ErrorCode } from '@nest-es/core';
-import { awardPots, bestHandFor, newDeck, parseCards, shuffledDeck, type Variant, VARIANTS } from '../cards/index.js';
+import { newDeck, parseCards, shuffledDeck, type Variant, VARIANTS } from '../cards/index.js';
 import { HandAggregate } from './hand.aggregate.js';
 import { AwardPot, type BettingAction, type BlindType, DealCards, DealCommunityCards, PlayerAction, PostBlind, RequestDraw, RevealCards } from './hand.commands.js';
 import {
@@ -50,7 +50,7 @@ const act = (playerId: string, action: BettingAction, amount?: number) => Object
 const street = (count: number) => Object.assign(new DealCommunityCards(), { handId: HAND, count });
 const draw = (playerId: string, ...discardIndices: number[]) => Object.assign(new RequestDraw(), { handId: HAND, playerId, discardIndices });
 const reveal = (playerId: string, muck?: boolean) => Object.assign(new RevealCards(), { handId: HAND, playerId, muck });
-const award = (...awards: [string, number][]) => Object.assign(new AwardPot(), { handId: HAND, awards: awards.map(([playerId, amount]) => ({ playerId, amount })) });
+const award = () => Object.assign(new AwardPot(), { handId: HAND });
 
 /** A full deck whose top deals these hole cards (one at a time round-robin), then `next`. */
 function riggedDeck(holes: string[], next = ''): string[] {
@@ -86,10 +86,11 @@ async function onFlop(fields: Partial<DealCards> = {}) {
   return fixture;
 }
 
-/** What awardPots decides from the shown hands of the players still in. */
-function awardsFor(state: HandState): AwardPot {
-  const contenders = state.players.map((p) => ({ ...p, hand: p.folded ? undefined : bestHandFor(state.variant, p.holeCards, state.communityCards) }));
-  return award(...awardPots(contenders, state.dealerPosition).map(({ playerId, amount }): [string, number] => [playerId, amount]));
+/** The last two events of a move that ends the hand: the pot awarded, and the hand complete. */
+function ending(outcome: FixtureOutcome<HandState>): [PotAwarded, HandComplete] {
+  expect(types(outcome).slice(-2)).toEqual(['PotAwarded', 'HandComplete']);
+  expect(outcome.state).toMatchObject({ phase: 'COMPLETE', status: 'complete', pot: 0, actionOn: null });
+  return outcome.events.slice(-2) as [PotAwarded, HandComplete];
 }
 
 const types = (outcome: FixtureOutcome<unknown>) => outcome.events.map((event) => event.constructor.name);
@@ -321,12 +322,13 @@ describe('HandAggregate', () => {
       expect(outcome.state).toMatchObject({ currentBet: 1000, minRaise: 990 });
     });
 
-    it('ends the betting when everyone else folds: one player left goes to SHOWDOWN', async () => {
+    it('ends the hand when everyone else folds: the last player left takes the pot', async () => {
       const fixture = await preflop();
       await play(fixture, act('alice', 'FOLD'));
       const outcome = await play(fixture, act('bob', 'FOLD'));
-      expect(outcome.events).toEqual([new ActionTaken('bob', 'FOLD', 0, 995, 15, 0, null), new BettingRoundComplete('PREFLOP')]);
-      expect(outcome.state).toMatchObject({ phase: 'SHOWDOWN', status: 'showdown' });
+      expect(types(outcome)).toEqual(['ActionTaken', 'BettingRoundComplete', 'PotAwarded', 'HandComplete']);
+      expect(outcome.events[0]).toEqual(new ActionTaken('bob', 'FOLD', 0, 995, 15, 0, null));
+      ending(outcome);
     });
 
     it('refuses out of turn, strangers, folded players, and outside a betting round', async () => {
@@ -496,11 +498,12 @@ describe('HandAggregate', () => {
   });
 
   describe('RevealCards and AwardPot', () => {
-    const atShowdown = async () => {
+    /** Checked around to the showdown: bob's aces, then carol's trips, shown at once; the pot awarded. */
+    const checkedAround = async () => {
       const fixture = await onFlop({ deck: riggedDeck(['As Ah', 'Kd Kc', '7s 2d'], 'Ks 9h 4c 3d Jc') });
       await play(fixture, act('bob', 'BET', 10), act('carol', 'CALL'), act('alice', 'FOLD'), street(1), act('bob', 'CHECK'), act('carol', 'CHECK'), street(1));
-      await play(fixture, act('bob', 'CHECK'), act('carol', 'CHECK'));
-      return fixture; // pot 50: alice 10, bob 20, carol 20
+      await play(fixture, act('bob', 'CHECK'));
+      return fixture; // pot 50: alice 10, bob 20, carol 20; carol's check closes the river
     };
 
     /** bob KK makes trips on the board, carol AA a pair; bob bets the river and carol calls. */
@@ -511,40 +514,50 @@ describe('HandAggregate', () => {
       return fixture;
     };
 
-    it('shows at once the hand of the last aggressor of the last round, then each next that can still win', async () => {
+    /** bob raised the river last: his trips are shown, and carol's losing aces are hers to show or muck. */
+    const carolToShow = async () => {
+      const fixture = await riverBet();
+      await play(fixture, act('bob', 'RAISE', 20), act('carol', 'CALL'));
+      return fixture; // pot 130: alice 10, bob 60, carol 60
+    };
+
+    it('shows at once the hand of the last aggressor of the last round, then each next that can still win; the last shown ends the hand', async () => {
       const fixture = await riverBet();
       const closed = await play(fixture, act('bob', 'CALL'));
       // carol bet last: her aces are shown first; bob's trips beat them, so they are shown in turn.
       expect(closed.events.slice(1)).toEqual([
         new BettingRoundComplete('RIVER', 'carol', true),
         new CardsRevealed('carol', ['As', 'Ah'], 'PAIR', 'bob'),
-        new CardsRevealed('bob', ['Kd', 'Kc'], 'THREE_OF_A_KIND', null),
+        new CardsRevealed('bob', ['Kd', 'Kc'], 'THREE_OF_A_KIND', null, true),
+        new PotAwarded([{ playerId: 'bob', amount: 90 }]),
+        new HandComplete('table-1', HAND, { bob: 1050, carol: 960, alice: 990 }, { bob: 50, carol: -40, alice: -10 }),
       ]);
-      expect(closed.state).toMatchObject({ phase: 'SHOWDOWN', status: 'showdown', actionOn: null });
+      ending(closed);
       expect(closed.state.players.map((p) => p.shown)).toEqual(['revealed', 'revealed', null]);
     });
 
     it('shows first the first player left of the dealer when the last round was checked around', async () => {
-      const fixture = await atShowdown();
-      expect(fixture.state.players.map((p) => p.shown)).toEqual(['revealed', 'revealed', null]);
-      expectRefusal(await fixture.when(reveal('carol'), context), ErrorCode.FAILED_PRECONDITION, 'carol has already revealed their cards');
+      const closed = await play(await checkedAround(), act('carol', 'CHECK'));
+      expect(closed.events.slice(2, 4)).toEqual([new CardsRevealed('bob', ['As', 'Ah'], 'PAIR', 'carol'), new CardsRevealed('carol', ['Kd', 'Kc'], 'THREE_OF_A_KIND', null, true)]);
+      expect(ending(closed)[0]).toEqual(new PotAwarded([{ playerId: 'carol', amount: 50 }]));
     });
 
-    it('lets the next player in turn muck a losing hand, or show it', async () => {
+    it('lets the next player in turn muck a losing hand, or show it; either ends the hand', async () => {
       const fixture = await riverBet();
       const closed = await play(fixture, act('bob', 'RAISE', 20), act('carol', 'CALL'));
       // bob raised last: his trips are shown first; carol's pair of aces cannot beat them, so it is her choice.
       expect(closed.events.slice(1)).toEqual([new BettingRoundComplete('RIVER', 'bob', true), new CardsRevealed('bob', ['Kd', 'Kc'], 'THREE_OF_A_KIND', 'carol')]);
-      expect(closed.state.actionOn).toBe('carol');
+      expect(closed.state).toMatchObject({ phase: 'SHOWDOWN', actionOn: 'carol' });
       expectRefusal(await fixture.when(reveal('bob'), context), ErrorCode.FAILED_PRECONDITION, 'bob has already revealed their cards');
       const mucked = await play(fixture, reveal('carol', true));
-      expect(mucked.events).toEqual([new CardsMucked('carol', null)]);
+      expect(mucked.events.slice(0, 2)).toEqual([new CardsMucked('carol', null, true), new PotAwarded([{ playerId: 'bob', amount: 130 }])]);
+      ending(mucked);
       expect(mucked.state.players.map((p) => p.shown)).toEqual(['revealed', 'mucked', null]);
-      expect(mucked.state.actionOn).toBeNull();
 
-      const shown = await riverBet();
-      await play(shown, act('bob', 'RAISE', 20), act('carol', 'CALL'));
-      expect((await play(shown, reveal('carol'))).events).toEqual([new CardsRevealed('carol', ['As', 'Ah'], 'PAIR', null)]);
+      const shown = await carolToShow();
+      const revealed = await play(shown, reveal('carol'));
+      expect(revealed.events[0]).toEqual(new CardsRevealed('carol', ['As', 'Ah'], 'PAIR', null, true));
+      expect(ending(revealed)[0]).toEqual(new PotAwarded([{ playerId: 'bob', amount: 130 }]));
     });
 
     it('in a showdown stored before the first hand was shown at once, takes the first show as a command: only a losing hand may be mucked', async () => {
@@ -556,17 +569,17 @@ describe('HandAggregate', () => {
       expectRefusal(await fixture.when(reveal('carol', true), context), ErrorCode.FAILED_PRECONDITION, "only a losing hand may be mucked: carol's can still win");
       // carol's aces are shown; bob's trips beat them, so they are shown in turn with no choice to make.
       const outcome = await play(fixture, reveal('carol'));
-      expect(outcome.events).toEqual([new CardsRevealed('carol', ['As', 'Ah'], 'PAIR', 'bob'), new CardsRevealed('bob', ['Kd', 'Kc'], 'THREE_OF_A_KIND', null)]);
-      expect(fixture.state.players.map((p) => p.shown)).toEqual(['revealed', 'revealed', null]);
+      expect(outcome.events.slice(0, 2)).toEqual([new CardsRevealed('carol', ['As', 'Ah'], 'PAIR', 'bob'), new CardsRevealed('bob', ['Kd', 'Kc'], 'THREE_OF_A_KIND', null, true)]);
+      ending(outcome);
     });
 
     it('counts a tie as a hand that can still win: it is shown', async () => {
       const fixture = await preflop({ deck: riggedDeck(['2c 3c', '4d 5d', '6h 7h'], 'Ts Js Qs Ks As') });
       await play(fixture, act('alice', 'CALL'), act('bob', 'FOLD'), act('carol', 'CHECK'));
       await play(fixture, street(3), act('carol', 'CHECK'), act('alice', 'CHECK'), street(1), act('carol', 'CHECK'), act('alice', 'CHECK'), street(1), act('carol', 'CHECK'));
-      expect((await play(fixture, act('alice', 'CHECK'))).events.slice(2)).toEqual([
+      expect((await play(fixture, act('alice', 'CHECK'))).events.slice(2, 4)).toEqual([
         new CardsRevealed('carol', ['4d', '5d'], 'ROYAL_FLUSH', 'alice'),
-        new CardsRevealed('alice', ['6h', '7h'], 'ROYAL_FLUSH', null),
+        new CardsRevealed('alice', ['6h', '7h'], 'ROYAL_FLUSH', null, true),
       ]);
     });
 
@@ -583,46 +596,70 @@ describe('HandAggregate', () => {
         new CardsRevealed('bob', ['As', 'Ah'], 'THREE_OF_A_KIND', 'carol'),
         new CardsRevealed('carol', ['Kd', '9c'], 'TWO_PAIR', 'alice'),
       ]);
-      expect((await play(fixture, reveal('alice', true))).events).toEqual([new CardsMucked('alice', null)]);
+      const mucked = await play(fixture, reveal('alice', true));
+      expect(mucked.events.slice(0, 2)).toEqual([
+        new CardsMucked('alice', null, true),
+        new PotAwarded([
+          { playerId: 'bob', amount: 300 },
+          { playerId: 'carol', amount: 200 },
+        ]),
+      ]);
+      expect(ending(mucked)[1].finalStacks).toEqual({ bob: 300, carol: 1000, alice: 800 });
     });
 
-    it('refuses revealing before the showdown, twice, or for a folded player', async () => {
+    it('refuses revealing before the showdown, twice, for a folded player, or once the hand is over', async () => {
       expectRefusal(await (await preflop()).when(reveal('alice'), context), ErrorCode.FAILED_PRECONDITION, 'cards are revealed at the showdown; the hand is in phase PREFLOP (betting)');
-      const fixture = await atShowdown();
+      const fixture = await carolToShow();
       expectRefusal(await fixture.when(reveal('bob'), context), ErrorCode.FAILED_PRECONDITION, 'bob has already revealed their cards');
-      expectRefusal(await fixture.when(reveal('carol', true), context), ErrorCode.FAILED_PRECONDITION, 'carol has already revealed their cards');
+      expectRefusal(await fixture.when(reveal('bob', true), context), ErrorCode.FAILED_PRECONDITION, 'bob has already revealed their cards');
       expectRefusal(await fixture.when(reveal('alice'), context), ErrorCode.FAILED_PRECONDITION, 'alice has folded');
+      await play(fixture, reveal('carol', true));
+      expectRefusal(await fixture.when(reveal('carol'), context), ErrorCode.FAILED_PRECONDITION, 'cards are revealed at the showdown; the hand is in phase COMPLETE (complete)');
     });
 
-    it('shows no card of a player who wins uncontested', async () => {
+    it('awards the pot to the last player left at once, showing no card', async () => {
       const fixture = await preflop();
-      await play(fixture, act('alice', 'FOLD'), act('bob', 'FOLD'));
+      await play(fixture, act('alice', 'FOLD'));
+      const folded = await play(fixture, act('bob', 'FOLD'));
+      expect(folded.events.slice(1)).toEqual([
+        new BettingRoundComplete('PREFLOP', null, false, true),
+        new PotAwarded([{ playerId: 'carol', amount: 15 }]),
+        new HandComplete('table-1', HAND, { bob: 995, carol: 1005, alice: 1000 }, { bob: -5, carol: 5, alice: 0 }),
+      ]);
+      ending(folded);
+      expect(folded.state.players.map((p) => p.shown)).toEqual([null, null, null]);
+    });
+
+    it('in an uncontested showdown stored before the hand awarded its own pot, shows no card and awards the pot on AwardPot', async () => {
+      const fixture = await preflop();
+      await play(fixture, act('alice', 'FOLD'));
+      const [folded] = (await fixture.when(act('bob', 'FOLD'), context)).events;
+      fixture.given(folded, new BettingRoundComplete('PREFLOP'));
       expect(fixture.state).toMatchObject({ phase: 'SHOWDOWN', actionOn: null });
       expectRefusal(await fixture.when(reveal('carol'), context), ErrorCode.FAILED_PRECONDITION, 'nobody contests the pot: carol wins it without showing');
       expectRefusal(await fixture.when(reveal('carol', true), context), ErrorCode.FAILED_PRECONDITION, 'nobody contests the pot');
+      expect(ending(await play(fixture, award()))[0]).toEqual(new PotAwarded([{ playerId: 'carol', amount: 15 }]));
     });
 
-    it('awards the pot, then completes the hand with final stacks and stack changes', async () => {
-      const outcome = await play(await atShowdown(), award(['carol', 50]));
+    it('in a contested showdown stored before the hand awarded its own pot, awards it by the cards shown, then completes the hand', async () => {
+      const fixture = await checkedAround();
+      const closing = (await fixture.when(act('carol', 'CHECK'), context)).events;
+      fixture.given(...closing.slice(0, -2));
+      expect(fixture.state).toMatchObject({ phase: 'SHOWDOWN', status: 'showdown' });
+      const outcome = await play(fixture, award());
       expect(outcome.events).toEqual([
         new PotAwarded([{ playerId: 'carol', amount: 50 }]),
         new HandComplete('table-1', HAND, { bob: 980, carol: 1030, alice: 990 }, { bob: -20, carol: 30, alice: -10 }),
       ]);
-      expect(outcome.state).toMatchObject({ phase: 'COMPLETE', status: 'complete', pot: 0 });
       expect(outcome.state.players.map((p) => p.stack)).toEqual([980, 1030, 990]);
     });
 
-    it('refuses awards before the showdown, to strangers or folded players, twice to a player, or beyond the pot', async () => {
-      expectRefusal(await (await preflop()).when(award(['alice', 15]), context), ErrorCode.FAILED_PRECONDITION, 'the pot is awarded at the showdown; the hand is in phase PREFLOP (betting)');
-      const fixture = await atShowdown();
-      expectRefusal(await fixture.when(award(['dave', 50]), context), ErrorCode.FAILED_PRECONDITION, 'dave is not in this hand');
-      expectRefusal(await fixture.when(award(['alice', 50]), context), ErrorCode.FAILED_PRECONDITION, 'alice has folded');
-      expectRefusal(await fixture.when(award(['carol', 25], ['carol', 25]), context), ErrorCode.INVALID_ARGUMENT, 'carol is awarded twice');
-      expectRefusal(await fixture.when(award(['carol', 40], ['bob', 20]), context), ErrorCode.FAILED_PRECONDITION, 'awards total 60 but the pot is 50');
-      expectRefusal(await fixture.when(award(['carol', 0]), context), ErrorCode.INVALID_ARGUMENT, 'awards must be a list of {playerId, amount > 0}, got [{"playerId":"carol","amount":0}]');
-      expectRefusal(await fixture.when(award(), context), ErrorCode.INVALID_ARGUMENT, 'awards must list 1 to 10, got 0');
-      await play(fixture, award(['carol', 50]));
-      expectRefusal(await fixture.when(award(['carol', 50]), context), ErrorCode.FAILED_PRECONDITION, 'the hand is in phase COMPLETE (complete)');
+    it('refuses AwardPot before the showdown, before every hand still in is shown or mucked, or once the hand is over', async () => {
+      expectRefusal(await (await preflop()).when(award(), context), ErrorCode.FAILED_PRECONDITION, 'the pot is awarded at the showdown; the hand is in phase PREFLOP (betting)');
+      const fixture = await carolToShow();
+      expectRefusal(await fixture.when(award(), context), ErrorCode.FAILED_PRECONDITION, "the pot is awarded once every hand still in is shown or mucked; carol's is not");
+      await play(fixture, reveal('carol', true));
+      expectRefusal(await fixture.when(award(), context), ErrorCode.FAILED_PRECONDITION, 'the hand is in phase COMPLETE (complete)');
     });
   });
 
@@ -639,11 +676,11 @@ describe('HandAggregate', () => {
       await play(fixture, street(3), act('bob', 'CHECK'), act('carol', 'BET', 50), act('bob', 'CALL'));
       await play(fixture, street(1), act('bob', 'CHECK'), act('carol', 'CHECK'));
       await play(fixture, street(1), act('bob', 'CHECK'));
-      const [, , bob, carol] = (await play(fixture, act('carol', 'CHECK'))).events as CardsRevealed[];
+      const closed = await play(fixture, act('carol', 'CHECK'));
+      const [, , bob, carol] = closed.events as CardsRevealed[];
       expect([bob.ranking, carol.ranking]).toEqual(['PAIR', 'THREE_OF_A_KIND']);
-      const awarded = await play(fixture, awardsFor(fixture.state));
-      expect(awarded.events[0]).toEqual(new PotAwarded([{ playerId: 'carol', amount: 170 }]));
-      const complete = awarded.events[1] as HandComplete;
+      const [awarded, complete] = ending(closed);
+      expect(awarded).toEqual(new PotAwarded([{ playerId: 'carol', amount: 170 }]));
       expect(complete.stackChanges).toEqual({ bob: -80, carol: 90, alice: -10 });
       expectConserved(complete, 3000);
     });
@@ -651,15 +688,16 @@ describe('HandAggregate', () => {
     it("Texas Hold'em split pot: identical hands share, the odd chip goes left of the dealer", async () => {
       const fixture = await preflop({ deck: riggedDeck(['2c 3c', '4d 5d', '6h 7h'], 'Ts Js Qs Ks As') });
       await play(fixture, act('alice', 'CALL'), act('bob', 'FOLD'), act('carol', 'CHECK'));
-      for (const count of [3, 1, 1]) await play(fixture, street(count), act('carol', 'CHECK'), act('alice', 'CHECK'));
-      const awarded = await play(fixture, awardsFor(fixture.state));
-      expect(awarded.events[0]).toEqual(
+      let closed!: FixtureOutcome<HandState>;
+      for (const count of [3, 1, 1]) closed = await play(fixture, street(count), act('carol', 'CHECK'), act('alice', 'CHECK'));
+      const [awarded, complete] = ending(closed);
+      expect(awarded).toEqual(
         new PotAwarded([
           { playerId: 'carol', amount: 13 },
           { playerId: 'alice', amount: 12 },
         ]),
       );
-      expectConserved(awarded.events[1] as HandComplete, 3000);
+      expectConserved(complete, 3000);
     });
 
     it('Omaha to a showdown: exactly two hole cards play', async () => {
@@ -669,15 +707,14 @@ describe('HandAggregate', () => {
       await play(fixture, act('alice', 'CALL'), act('bob', 'CHECK'));
       await play(fixture, street(3), act('bob', 'CHECK'), act('alice', 'CHECK'), street(1), act('bob', 'CHECK'), act('alice', 'CHECK'), street(1), act('bob', 'CHECK'));
       const closed = await play(fixture, act('alice', 'CHECK'));
-      expect(fixture.state.phase).toBe('SHOWDOWN');
       // Four spades on the board and the ace of spades: a flush in Hold'em, a straight in Omaha.
-      expect(closed.events.slice(2)).toEqual([
+      expect(closed.events.slice(2, 4)).toEqual([
         new CardsRevealed('bob', ['Qh', 'Qd', '8c', '8d'], 'STRAIGHT', 'alice'),
-        new CardsRevealed('alice', ['As', 'Kd', '2c', '3d'], 'STRAIGHT', null),
+        new CardsRevealed('alice', ['As', 'Kd', '2c', '3d'], 'STRAIGHT', null, true),
       ]);
-      const awarded = await play(fixture, awardsFor(fixture.state));
-      expect(awarded.events[0]).toEqual(new PotAwarded([{ playerId: 'alice', amount: 20 }]));
-      expectConserved(awarded.events[1] as HandComplete, 2000);
+      const [awarded, complete] = ending(closed);
+      expect(awarded).toEqual(new PotAwarded([{ playerId: 'alice', amount: 20 }]));
+      expectConserved(complete, 2000);
     });
 
     it('Five Card Draw to a showdown: bet, draw, bet, show', async () => {
@@ -689,24 +726,21 @@ describe('HandAggregate', () => {
       const closed = await play(fixture, act('bob', 'CALL'));
       // carol raised last: she shows first; bob's aces beat her kings, so they are shown in turn.
       expect(closed.events[1]).toEqual(new BettingRoundComplete('DRAW', 'carol', true));
-      expect(closed.state.phase).toBe('SHOWDOWN');
-      expect(closed.events.slice(2)).toEqual([
+      expect(closed.events.slice(2, 4)).toEqual([
         new CardsRevealed('carol', ['Kc', 'Kd', 'Ks', '9h', '3c'], 'THREE_OF_A_KIND', 'bob'),
-        new CardsRevealed('bob', ['Ah', 'Ad', 'Ac', '9s', '2c'], 'THREE_OF_A_KIND', null),
+        new CardsRevealed('bob', ['Ah', 'Ad', 'Ac', '9s', '2c'], 'THREE_OF_A_KIND', null, true),
       ]);
-      const awarded = await play(fixture, awardsFor(fixture.state));
-      expect(awarded.events[0]).toEqual(new PotAwarded([{ playerId: 'bob', amount: 110 }]));
-      expectConserved(awarded.events[1] as HandComplete, 3000);
+      const [awarded, complete] = ending(closed);
+      expect(awarded).toEqual(new PotAwarded([{ playerId: 'bob', amount: 110 }]));
+      expectConserved(complete, 3000);
     });
 
     it.each([...VARIANTS])('%s: the last player standing wins without a showdown of cards', async (variant) => {
       const fixture = await preflop({ variant, seed: 'fold' });
       await play(fixture, act('alice', 'RAISE', 30), act('bob', 'FOLD'));
       const folded = await play(fixture, act('carol', 'FOLD'));
-      expect(folded.events.at(-1)).toEqual(new BettingRoundComplete('PREFLOP'));
-      expect(folded.state).toMatchObject({ phase: 'SHOWDOWN', pot: 55 });
-      const awarded = await play(fixture, awardsFor(fixture.state));
-      expect(awarded.events).toEqual([
+      expect(folded.events.slice(1)).toEqual([
+        new BettingRoundComplete('PREFLOP', null, false, true),
         new PotAwarded([{ playerId: 'alice', amount: 55 }]),
         new HandComplete('table-1', HAND, { bob: 995, carol: 990, alice: 1015 }, { bob: -5, carol: -10, alice: 15 }),
       ]);
@@ -726,14 +760,12 @@ describe('HandAggregate', () => {
       }
       // bob's kings show first; alice's aces beat them, so they are shown in turn.
       const river = await play(fixture, street(1));
-      expect(river.events.slice(1)).toEqual([
+      expect(river.events.slice(1, 4)).toEqual([
         new BettingRoundComplete('RIVER', 'bob', true),
         new CardsRevealed('bob', ['Kc', 'Kd'], 'PAIR', 'alice'),
-        new CardsRevealed('alice', ['As', 'Ah'], 'PAIR', null),
+        new CardsRevealed('alice', ['As', 'Ah'], 'PAIR', null, true),
       ]);
-      expect(fixture.state.phase).toBe('SHOWDOWN');
-      const awarded = await play(fixture, awardsFor(fixture.state));
-      expect(awarded.events[1]).toEqual(new HandComplete('table-1', HAND, { bob: 700, alice: 600 }, { bob: -300, alice: 300 }));
+      expect(ending(river)[1]).toEqual(new HandComplete('table-1', HAND, { bob: 700, alice: 600 }, { bob: -300, alice: 300 }));
     });
   });
 });

@@ -1,5 +1,5 @@
 import { Aggregate, Apply, type CommandContext, CommandHandler, FailedPreconditionError, InvalidArgumentError, MergeStrategy } from '@nest-es/core';
-import { bestHandFor, blindPositions } from '../cards/index.js';
+import { awardPots, bestHandFor, blindPositions } from '../cards/index.js';
 import { applyAction, applyBlind, applyCommunityCards, applyDraw, chipsFor, findPlayer, NOBODY_YET, stillIn, turnAfter } from './betting.js';
 import { dealCards } from './dealing.js';
 import { AwardPot, type BettingAction, DealCards, DealCommunityCards, PlayerAction, PostBlind, RequestDraw, RevealCards } from './hand.commands.js';
@@ -20,9 +20,16 @@ import { lastBettingRound, STREETS } from './streets.js';
 import { handView } from './hand.view.js';
 import { contested, firstToShow, losing, nextToDraw, nextToShowAfter, toShow } from './turns.js';
 
-/** What closing a betting round records: the closed round, and at a contested showdown the hands shown at once. */
-const CLOSING_EVENTS = [BettingRoundComplete, CardsRevealed];
-type ClosingEvent = BettingRoundComplete | CardsRevealed;
+/** What ends a hand: the pot awarded, and the hand complete. */
+const ENDING_EVENTS = [PotAwarded, HandComplete];
+type EndingEvent = PotAwarded | HandComplete;
+
+/**
+ * What closing a betting round records: the closed round; at a contested showdown the hands shown at
+ * once; and when that ends the hand (one player left, or every hand shown), the pot awarded.
+ */
+const CLOSING_EVENTS = [BettingRoundComplete, CardsRevealed, ...ENDING_EVENTS];
+type ClosingEvent = BettingRoundComplete | CardsRevealed | EndingEvent;
 
 /**
  * One hand of poker, driven by commands from the hand-flow process manager. STRICT: action
@@ -43,7 +50,9 @@ type ClosingEvent = BettingRoundComplete | CardsRevealed;
  *   shows, or mucks a losing hand (RevealCards). A hand that can still win has no choice to make,
  *   so it is shown in its turn at once: the first hand, and those after it, in the events that close
  *   the round.
- *   AwardPot ends the hand (HandComplete, phase COMPLETE).
+ * - The events that leave one player in, or show the last hand, award the pot by the cards shown and
+ *   end the hand (PotAwarded, HandComplete, phase COMPLETE), in the same append: no command waits
+ *   in between. AwardPot does the same for a showdown that ended before the hand awarded its pot.
  */
 @Aggregate('hand', { mergeStrategy: MergeStrategy.STRICT, view: handView })
 export class HandAggregate {
@@ -58,7 +67,7 @@ export class HandAggregate {
   }
 
   @CommandHandler(PostBlind, { emits: [BlindPosted, ...CLOSING_EVENTS] })
-  postBlind(command: PostBlind, state: HandState): (BlindPosted | ClosingEvent)[] {
+  postBlind(command: PostBlind, state: HandState, context: CommandContext): (BlindPosted | ClosingEvent)[] {
     requireDealt(state);
     if (state.status !== 'posting_blinds') throw new FailedPreconditionError(`blinds are posted right after dealing; the hand is ${where(state)}`);
     const player = requirePlayer(state, command.playerId);
@@ -76,11 +85,11 @@ export class HandAggregate {
     applyBlind(next, blind);
     const turn = small ? NOBODY_YET : turnAfter(next, blinds.big);
     const posted = new BlindPosted(blind.playerId, blind.blindType, amount, blind.playerStack, blind.potTotal, turn.actionOn, turn.amountToCall);
-    return turn.closed ? [posted, ...roundComplete(next, state.phase)] : [posted];
+    return turn.closed ? [posted, ...roundComplete(next, state.phase, context.aggregateId)] : [posted];
   }
 
   @CommandHandler(PlayerAction, { emits: [ActionTaken, ...CLOSING_EVENTS], http: true })
-  act(command: PlayerAction, state: HandState): (ActionTaken | ClosingEvent)[] {
+  act(command: PlayerAction, state: HandState, context: CommandContext): (ActionTaken | ClosingEvent)[] {
     requireDealt(state);
     if (state.status !== 'betting') throw new FailedPreconditionError(`no betting round is open; the hand is ${where(state)}`);
     const player = requireActive(state, command.playerId);
@@ -92,11 +101,11 @@ export class HandAggregate {
     applyAction(next, move);
     const turn = turnAfter(next, player.position);
     const taken = new ActionTaken(move.playerId, action, chips, move.playerStack, move.potTotal, turn.amountToCall, turn.actionOn);
-    return turn.closed ? [taken, ...roundComplete(next, state.phase)] : [taken];
+    return turn.closed ? [taken, ...roundComplete(next, state.phase, context.aggregateId)] : [taken];
   }
 
   @CommandHandler(DealCommunityCards, { emits: [CommunityCardsDealt, ...CLOSING_EVENTS] })
-  dealCommunity(command: DealCommunityCards, state: HandState): (CommunityCardsDealt | ClosingEvent)[] {
+  dealCommunity(command: DealCommunityCards, state: HandState, context: CommandContext): (CommunityCardsDealt | ClosingEvent)[] {
     requireDealt(state);
     if (state.variant === 'FIVE_CARD_DRAW') throw new InvalidArgumentError('community cards are not dealt in FIVE_CARD_DRAW');
     const street = STREETS[state.phase];
@@ -109,11 +118,11 @@ export class HandAggregate {
     applyCommunityCards(next, cards, street.phase);
     const turn = turnAfter(next, state.dealerPosition);
     const dealt = new CommunityCardsDealt(cards, street.phase, next.communityCards, turn.actionOn);
-    return turn.closed ? [dealt, ...roundComplete(next, street.phase)] : [dealt];
+    return turn.closed ? [dealt, ...roundComplete(next, street.phase, context.aggregateId)] : [dealt];
   }
 
   @CommandHandler(RequestDraw, { emits: [DrawCompleted, ...CLOSING_EVENTS], http: true })
-  draw(command: RequestDraw, state: HandState): (DrawCompleted | ClosingEvent)[] {
+  draw(command: RequestDraw, state: HandState, context: CommandContext): (DrawCompleted | ClosingEvent)[] {
     requireDealt(state);
     if (state.variant !== 'FIVE_CARD_DRAW') throw new InvalidArgumentError(`drawing is only in FIVE_CARD_DRAW; this hand is ${state.variant}`);
     if (state.status !== 'drawing') throw new FailedPreconditionError(`cards are drawn in the DRAW phase before its betting; the hand is ${where(state)}`);
@@ -130,11 +139,11 @@ export class HandAggregate {
     const lastDraw = next.status === 'betting';
     const turn = lastDraw ? turnAfter(next, state.dealerPosition) : NOBODY_YET;
     const completed = new DrawCompleted(player.playerId, discarded, drawn, turn.actionOn);
-    return turn.closed ? [completed, ...roundComplete(next, 'DRAW')] : [completed];
+    return turn.closed ? [completed, ...roundComplete(next, 'DRAW', context.aggregateId)] : [completed];
   }
 
-  @CommandHandler(RevealCards, { emits: [CardsRevealed, CardsMucked], http: true })
-  reveal(command: RevealCards, state: HandState): (CardsRevealed | CardsMucked)[] {
+  @CommandHandler(RevealCards, { emits: [CardsRevealed, CardsMucked, ...ENDING_EVENTS], http: true })
+  reveal(command: RevealCards, state: HandState, context: CommandContext): (CardsRevealed | CardsMucked | EndingEvent)[] {
     requireShowdown(state, 'cards are revealed');
     const player = requireStillIn(state, command.playerId);
     if (!contested(state)) throw new FailedPreconditionError(`nobody contests the pot: ${player.playerId} wins it without showing`);
@@ -143,30 +152,15 @@ export class HandAggregate {
     const turn = toShow(state);
     if (turn !== null && turn !== player.playerId) throw new FailedPreconditionError(`it is ${turn}'s turn to show, not ${player.playerId}'s`);
     if (command.muck && !losing(state, player)) throw new FailedPreconditionError(`only a losing hand may be mucked: ${player.playerId}'s can still win`);
-    return showInTurn(state, player.playerId, command.muck === true);
+    return showInTurn(state, player.playerId, command.muck === true, context.aggregateId);
   }
 
-  @CommandHandler(AwardPot, { emits: [PotAwarded, HandComplete] })
-  award(command: AwardPot, state: HandState, context: CommandContext): [PotAwarded, HandComplete] {
+  @CommandHandler(AwardPot, { emits: ENDING_EVENTS })
+  award(_command: AwardPot, state: HandState, context: CommandContext): EndingEvent[] {
     requireShowdown(state, 'the pot is awarded');
-    const awarded = new Map<string, number>();
-    for (const { playerId, amount } of command.awards) {
-      if (awarded.has(playerId)) throw new InvalidArgumentError(`${playerId} is awarded twice`);
-      requireStillIn(state, playerId);
-      awarded.set(playerId, amount);
-    }
-    const total = [...awarded.values()].reduce((sum, amount) => sum + amount, 0);
-    if (total > state.pot) throw new FailedPreconditionError(`awards total ${total} but the pot is ${state.pot}`);
-    const won = (player: HandPlayerState) => awarded.get(player.playerId) ?? 0;
-    return [
-      new PotAwarded([...awarded].map(([playerId, amount]) => ({ playerId, amount }))),
-      new HandComplete(
-        state.tableId,
-        context.aggregateId,
-        Object.fromEntries(state.players.map((player) => [player.playerId, player.stack + won(player)])),
-        Object.fromEntries(state.players.map((player) => [player.playerId, won(player) - player.totalInvested])),
-      ),
-    ];
+    const waiting = contested(state) ? stillIn(state).find((player) => player.shown === null) : undefined;
+    if (waiting) throw new FailedPreconditionError(`the pot is awarded once every hand still in is shown or mucked; ${waiting.playerId}'s is not`);
+    return potAwarded(state, context.aggregateId);
   }
 
   @Apply(CardsDealt)
@@ -255,21 +249,22 @@ export class HandAggregate {
 /**
  * A closed round. When it leads to a contested showdown, the first to show has no choice to make
  * (nothing is shown yet, so their hand can still win): it is shown at once, and so is each next hand
- * that can still win, until a losing hand's owner is to choose.
+ * that can still win, until a losing hand's owner is to choose. One player left takes the pot at once.
  */
-function roundComplete(after: HandState, phase: Phase): ClosingEvent[] {
+function roundComplete(after: HandState, phase: Phase, handId: string): ClosingEvent[] {
   const showdown = stillIn(after).length <= 1 || phase === lastBettingRound(after.variant);
+  if (showdown && !contested(after)) return [new BettingRoundComplete(phase, null, false, true), ...potAwarded(after, handId)];
   const first = showdown ? firstToShow(after) : null;
   if (first === null) return [new BettingRoundComplete(phase, null)];
-  return [new BettingRoundComplete(phase, first, true), ...(showInTurn(after, first, false) as CardsRevealed[])];
+  return [new BettingRoundComplete(phase, first, true), ...(showInTurn(after, first, false, handId) as ClosingEvent[])];
 }
 
 /**
  * The player shows (or mucks), and the turn passes clockwise; each next hand that can still win
- * against those shown is shown at once, in turn, until a losing hand's owner is to choose (or all
- * have shown). Each event says who is to show after it.
+ * against those shown is shown at once, in turn, until a losing hand's owner is to choose. Each event
+ * says who is to show after it; once all have shown, the last one says so and the pot is awarded.
  */
-function showInTurn(state: HandState, playerId: string, muck: boolean): (CardsRevealed | CardsMucked)[] {
+function showInTurn(state: HandState, playerId: string, muck: boolean, handId: string): (CardsRevealed | CardsMucked | EndingEvent)[] {
   const next = structuredClone(state);
   const shown: (CardsRevealed | CardsMucked)[] = [];
   let player = findPlayer(next, playerId)!;
@@ -278,12 +273,33 @@ function showInTurn(state: HandState, playerId: string, muck: boolean): (CardsRe
     player.shown = mucks ? 'mucked' : 'revealed';
     const after = nextToShowAfter(next, player.position);
     const actionOn = after?.playerId ?? null;
+    const last = after === undefined;
     const ranking = bestHandFor(next.variant, player.holeCards, next.communityCards).ranking;
-    shown.push(mucks ? new CardsMucked(player.playerId, actionOn) : new CardsRevealed(player.playerId, [...player.holeCards], ranking, actionOn));
-    if (!after || losing(next, after)) return shown;
+    shown.push(mucks ? new CardsMucked(player.playerId, actionOn, last) : new CardsRevealed(player.playerId, [...player.holeCards], ranking, actionOn, last));
+    if (last) return [...shown, ...potAwarded(next, handId)];
+    if (losing(next, after)) return shown;
     player = after;
     mucks = false;
   }
+}
+
+/** Every pot to its best shown hand (all of it to the last player left), and the hand complete. */
+function potAwarded(state: HandState, handId: string): EndingEvent[] {
+  const shownHand = (player: HandPlayerState) => (player.shown === 'revealed' ? bestHandFor(state.variant, player.holeCards, state.communityCards) : undefined);
+  const awards = awardPots(
+    state.players.map((player) => ({ ...player, hand: shownHand(player) })),
+    state.dealerPosition,
+  ).filter((award) => award.amount > 0);
+  const won = (player: HandPlayerState) => awards.find((award) => award.playerId === player.playerId)?.amount ?? 0;
+  return [
+    new PotAwarded(awards),
+    new HandComplete(
+      state.tableId,
+      handId,
+      Object.fromEntries(state.players.map((player) => [player.playerId, player.stack + won(player)])),
+      Object.fromEntries(state.players.map((player) => [player.playerId, won(player) - player.totalInvested])),
+    ),
+  ];
 }
 
 function where(state: HandState): string {

@@ -17,7 +17,7 @@ import {
   ValidateBy,
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { type Award, CARD_PATTERN, type Card, type Seed, VARIANTS, type Variant } from '../cards/index.js';
+import { CARD_PATTERN, type Card, type Seed, VARIANTS, type Variant } from '../cards/index.js';
 import { MAX_CHIPS_PER_COMMAND, MAX_HAND_NUMBER, MAX_TABLE_CHIPS } from '../limits.js';
 import { atMostChips, EachEntry, isPositiveChips, MAX_SEATS, positiveChips, says, wholeChips } from '../table/index.js';
 
@@ -126,17 +126,9 @@ export class RevealCards extends HandCommand {
   @IsOptional() @IsBoolean(says('true or false')) muck?: boolean;
 }
 
-export class AwardPot extends HandCommand {
-  @IsArray(countOf('awards', 1, MAX_SEATS))
-  @ArrayMinSize(1, countOf('awards', 1, MAX_SEATS))
-  @ArrayMaxSize(MAX_SEATS, countOf('awards', 1, MAX_SEATS))
-  @JSONSchema({
-    items: {
-      type: 'object',
-      required: ['playerId', 'amount'],
-      properties: { playerId: { type: 'string', minLength: 1, maxLength: 200 }, amount: { type: 'integer', minimum: 1, maximum: MAX_TABLE_CHIPS } },
-    },
-  })
-  @EachEntry('isPotShare', (a) => isId(a.playerId) && isPositiveChips(a.amount, MAX_TABLE_CHIPS), 'a list of {playerId, amount > 0}')
-  awards!: Award[];
-}
+/**
+ * Awards the pot by the hand's own cards, once every contender has shown (or one is left). The hand
+ * does so itself in the events that end its showdown; the hand flow sends this only for a showdown
+ * that ended before it did.
+ */
+export class AwardPot extends HandCommand {}

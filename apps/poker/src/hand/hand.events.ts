@@ -60,13 +60,16 @@ export class ActionTaken {
  * `phase`: the phase whose betting round closed. `firstToShow`: when the round leads to a contested
  * showdown, who shows first; otherwise null (absent from rounds stored before the showdown went in
  * turns). `firstShown`: the hand showed that hand itself, in the events right after this one; false
- * (absent) in rounds stored before it did, whose first hand the hand flow shows.
+ * (absent) in rounds stored before it did, whose first hand the hand flow shows. `awarded`: one
+ * player was left, and the hand awarded them the pot in the events right after this one; false
+ * (absent) in hands stored before the hand awarded its own pot, whose flow sends AwardPot.
  */
 export class BettingRoundComplete {
   constructor(
     readonly phase: Phase,
     readonly firstToShow: string | null = null,
     readonly firstShown: boolean = false,
+    readonly awarded: boolean = false,
   ) {}
 }
 
@@ -93,6 +96,8 @@ export class DrawCompleted {
  * The showdown goes in turns: `actionOn` is who shows or mucks next (null once everyone still in
  * has; absent from events stored before the showdown went in turns). A hand that can still win is
  * shown in its turn without waiting: one RevealCards may record several of these, in turn order.
+ * `awarded`: this event ended the showdown, and the hand awarded the pot in the events right after
+ * it; false (absent) in hands stored before the hand awarded its own pot, whose flow sends AwardPot.
  */
 export class CardsRevealed {
   constructor(
@@ -100,14 +105,16 @@ export class CardsRevealed {
     readonly cards: Card[],
     readonly ranking: Ranking,
     readonly actionOn: string | null = null,
+    readonly awarded: boolean = false,
   ) {}
 }
 
-/** `actionOn`: as for CardsRevealed. */
+/** `actionOn` and `awarded`: as for CardsRevealed. */
 export class CardsMucked {
   constructor(
     readonly playerId: string,
     readonly actionOn: string | null = null,
+    readonly awarded: boolean = false,
   ) {}
 }
 
