@@ -92,9 +92,19 @@ describe('the hand flow process manager', () => {
     ['PREFLOP', 3],
     ['FLOP', 1],
     ['TURN', 1],
-  ] as const)("deals the next street after the %s round in Hold'em", async (phase, count) => {
+  ] as const)("asks for the next street after the %s round in Hold'em, in a round stored before the hand dealt its streets itself", async (phase, count) => {
     const fixture = await flow();
     expect((await fixture.when(new BettingRoundComplete(phase), ofHand())).commands).toEqual([Object.assign(new DealCommunityCards(), { handId: HAND, count })]);
+  });
+
+  it('sends nothing when the hand dealt the next street itself, and starts the clock of the first to act on it', async () => {
+    const fixture = await flow();
+    expect(await fixture.when(new BettingRoundComplete('PREFLOP', null, false, false, true), ofHand(6))).toMatchObject({ events: [], commands: [], cancelled: ['action'] });
+    expect(await fixture.when(new CommunityCardsDealt(['2c', '7d', '9h'], 'FLOP', ['2c', '7d', '9h'], 'sb'), ofHand(7))).toMatchObject({
+      events: [new TurnStarted('sb', 0, 7)],
+      commands: [],
+      scheduled: [{ name: 'action', afterMs: 1000, payload: { playerId: 'sb', amountToCall: 0, handSequence: 7 } }],
+    });
   });
 
   it('goes to the showdown after the river; the hand has shown the first hands itself, so it asks nobody to show', async () => {

@@ -55,15 +55,15 @@ const DRAW = 'draw';
 /**
  * Drives one hand from the deal to the pot, keyed by the hand id: the hand's own events by their
  * aggregate id, the table's HandStarted by its `handId`. So it follows every move of the hand,
- * whatever correlation id the move was sent with. It posts the blinds, follows whose turn it is,
- * deals the streets and runs the showdown's clock. At a contested showdown the hand has shown the
- * first hand itself, and each next one that can still win; a losing hand's owner shows or mucks in
- * turn. The hand awards its pot itself, in the events that leave one player in or show the last
- * hand; for a showdown stored before it did, the flow sends AwardPot. A player who does not act
- * within the table's action timeout is checked (nothing to call) or folded; in Five Card Draw, one
- * who does not draw in their turn stands pat; at the showdown, their hand (a losing one: a hand that
- * can win is shown in its turn at once) is mucked. Timers live in the store: they survive a restart
- * and are cancelled as soon as the player acts.
+ * whatever correlation id the move was sent with. It posts the blinds, follows whose turn it is and
+ * keeps the clock. The hand itself deals each street as a round closes, shows at a contested
+ * showdown the first hand and each next one that can still win (a losing hand's owner shows or
+ * mucks in turn), and awards the pot in the events that leave one player in or show the last hand;
+ * for rounds and showdowns stored before it did, the flow sends DealCommunityCards and AwardPot. A
+ * player who does not act within the table's action timeout is checked (nothing to call) or folded;
+ * in Five Card Draw, one who does not draw in their turn stands pat; at the showdown, their hand (a
+ * losing one: a hand that can win is shown in its turn at once) is mucked. Timers live in the store:
+ * they survive a restart and are cancelled as soon as the player acts.
  */
 @ProcessManager('hand-flow', { startsOn: [HandStarted], key: (_event, envelope) => envelope.aggregateId })
 export class HandFlowProcess {
@@ -123,7 +123,7 @@ export class HandFlowProcess {
     return { ...turn(ctx, event.actionOn, 0, []), cancel: [DRAW, ACTION] };
   }
 
-  /** The hand closed a round: deal the next street, open the draw, or go to the showdown. */
+  /** The hand closed a round: the next street (dealt by the hand), the draw, or the showdown. */
   @OnEvent(BettingRoundComplete)
   onRoundComplete(event: BettingRoundComplete, ctx: Ctx): ProcessReaction {
     const { state } = ctx;
@@ -142,6 +142,8 @@ export class HandFlowProcess {
       return { events: [started], cancel: [ACTION, DRAW], emit: first.map((playerId) => emit(RevealCards, { handId, playerId, muck: false })) };
     }
     if (state.variant === 'FIVE_CARD_DRAW') return { ...drawClock(ctx, null), cancel: [ACTION] };
+    // The hand dealt the next street itself, in the event right after this one; before it did, the flow asked for it.
+    if (event.streetDealt) return { cancel: [ACTION] };
     return { cancel: [ACTION], emit: [emit(DealCommunityCards, { handId, count: STREETS[event.phase]!.count })] };
   }
 

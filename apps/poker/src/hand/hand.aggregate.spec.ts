@@ -82,7 +82,7 @@ async function preflop(fields: Partial<DealCards> = {}) {
 /** Preflop called round: on the flop, bob to act. */
 async function onFlop(fields: Partial<DealCards> = {}) {
   const fixture = await preflop(fields);
-  await play(fixture, act('alice', 'CALL'), act('bob', 'CALL'), act('carol', 'CHECK'), street(3));
+  await play(fixture, act('alice', 'CALL'), act('bob', 'CALL'), act('carol', 'CHECK'));
   return fixture;
 }
 
@@ -234,12 +234,15 @@ describe('HandAggregate', () => {
       expect(outcome.state.players[0].allIn).toBe(true);
     });
 
-    it('closes the round at once when the blinds leave nobody to bet against', async () => {
+    it('closes the round at once when the blinds leave nobody to bet against: the board runs out to the showdown', async () => {
       const fixture = newHand();
-      await play(fixture, deal({ players: [{ ...TWO[0], stack: 10 }, { ...TWO[1], stack: 5 }] }), blind('alice', 'small', 5));
+      const deck = riggedDeck(['Kc Kd', 'As Ah'], '2c 7d 9h Js 4d');
+      await play(fixture, deal({ players: [{ ...TWO[0], stack: 10 }, { ...TWO[1], stack: 5 }], deck }), blind('alice', 'small', 5));
       const outcome = await play(fixture, blind('bob', 'big', 10));
-      expect(outcome.events).toEqual([new BlindPosted('bob', 'big', 10, 0, 15, null, 0), new BettingRoundComplete('PREFLOP')]);
-      expect(outcome.state.status).toBe('round_closed');
+      expect(outcome.events.slice(0, 2)).toEqual([new BlindPosted('bob', 'big', 10, 0, 15, null, 0), new BettingRoundComplete('PREFLOP', null, false, false, true)]);
+      expect(types(outcome).slice(2, 10)).toEqual(['CommunityCardsDealt', 'BettingRoundComplete', 'CommunityCardsDealt', 'BettingRoundComplete', 'CommunityCardsDealt', 'BettingRoundComplete', 'CardsRevealed', 'CardsRevealed']);
+      // alice's aces win the 10 both put in; the 5 of bob's big blind nobody could call go back to him.
+      expect(ending(outcome)[1]).toEqual(new HandComplete('table-1', HAND, { bob: 5, alice: 10 }, { bob: -5, alice: 5 }));
     });
 
     it('refuses before dealing, the big before the small, twice, the wrong player, and after the blinds', async () => {
@@ -275,8 +278,9 @@ describe('HandAggregate', () => {
       await play(fixture, act('alice', 'CALL'), act('bob', 'CALL'));
       expect(fixture.state.actionOn).toBe('carol');
       const outcome = await play(fixture, act('carol', 'CHECK'));
-      expect(outcome.events).toEqual([new ActionTaken('carol', 'CHECK', 0, 990, 30, 0, null), new BettingRoundComplete('PREFLOP')]);
-      expect(outcome.state).toMatchObject({ phase: 'PREFLOP', status: 'round_closed', actionOn: null, pot: 30 });
+      expect(outcome.events.slice(0, 2)).toEqual([new ActionTaken('carol', 'CHECK', 0, 990, 30, 0, null), new BettingRoundComplete('PREFLOP', null, false, false, true)]);
+      expect(types(outcome)).toEqual(['ActionTaken', 'BettingRoundComplete', 'CommunityCardsDealt']);
+      expect(outcome.state).toMatchObject({ phase: 'FLOP', status: 'betting', actionOn: 'bob', pot: 30 });
     });
 
     it('raises by an increment over the current bet; a raise re-opens the action for everyone else', async () => {
@@ -287,7 +291,7 @@ describe('HandAggregate', () => {
       await play(fixture, act('carol', 'CALL'));
       expect(fixture.state.actionOn).toBe('alice');
       const closed = await play(fixture, act('alice', 'CALL'));
-      expect(types(closed)).toEqual(['ActionTaken', 'BettingRoundComplete']);
+      expect(types(closed)).toEqual(['ActionTaken', 'BettingRoundComplete', 'CommunityCardsDealt']);
       expect(closed.state.pot).toBe(90);
     });
 
@@ -299,7 +303,7 @@ describe('HandAggregate', () => {
       expect(bet.state).toMatchObject({ currentBet: 40, minRaise: 40 });
       await play(fixture, act('alice', 'FOLD'));
       const closed = await play(fixture, act('bob', 'CALL'));
-      expect(closed.events).toEqual([new ActionTaken('bob', 'CALL', 40, 950, 110, 0, null), new BettingRoundComplete('FLOP')]);
+      expect(closed.events.slice(0, 2)).toEqual([new ActionTaken('bob', 'CALL', 40, 950, 110, 0, null), new BettingRoundComplete('FLOP', null, false, false, true)]);
     });
 
     it('records putting in the whole stack as ALL_IN, whatever the action asked', async () => {
@@ -369,23 +373,21 @@ describe('HandAggregate', () => {
     });
   });
 
-  describe('DealCommunityCards', () => {
-    it('deals the flop off the top once the preflop round closed; the first player after the dealer acts', async () => {
+  describe('streets', () => {
+    it('deals the flop off the top as the preflop round closes; the first player after the dealer acts', async () => {
       const deck = riggedDeck(['As Ah', 'Kd Kc', '7s 2d'], 'Ks 9h 4c 3d Jc');
       const fixture = await preflop({ deck });
-      const outcome = await play(fixture, act('alice', 'CALL'), act('bob', 'CALL'), act('carol', 'CHECK'), street(3));
-      expect(outcome.events).toEqual([new CommunityCardsDealt(['Ks', '9h', '4c'], 'FLOP', ['Ks', '9h', '4c'], 'bob')]);
-      expect(outcome.state).toMatchObject({ phase: 'FLOP', status: 'betting', currentBet: 0, minRaise: 10, deck: deck.slice(9) });
+      const outcome = await play(fixture, act('alice', 'CALL'), act('bob', 'CALL'), act('carol', 'CHECK'));
+      expect(outcome.events.slice(1)).toEqual([new BettingRoundComplete('PREFLOP', null, false, false, true), new CommunityCardsDealt(['Ks', '9h', '4c'], 'FLOP', ['Ks', '9h', '4c'], 'bob')]);
+      expect(outcome.state).toMatchObject({ phase: 'FLOP', status: 'betting', currentBet: 0, minRaise: 10, deck: deck.slice(9), actionOn: 'bob' });
       expect(outcome.state.players.map((p) => p.betThisRound)).toEqual([0, 0, 0]);
     });
 
     it('deals the turn and the river one card each; the river round leads to SHOWDOWN', async () => {
       const fixture = await onFlop({ deck: riggedDeck(['As Ah', 'Kd Kc', '7s 2d'], 'Ks 9h 4c 3d Jc') });
       const checkAround = [act('bob', 'CHECK'), act('carol', 'CHECK'), act('alice', 'CHECK')];
-      await play(fixture, ...checkAround);
-      expect((await play(fixture, street(1))).events[0]).toEqual(new CommunityCardsDealt(['3d'], 'TURN', ['Ks', '9h', '4c', '3d'], 'bob'));
-      await play(fixture, ...checkAround);
-      expect((await play(fixture, street(1))).events[0]).toEqual(new CommunityCardsDealt(['Jc'], 'RIVER', ['Ks', '9h', '4c', '3d', 'Jc'], 'bob'));
+      expect((await play(fixture, ...checkAround)).events.at(-1)).toEqual(new CommunityCardsDealt(['3d'], 'TURN', ['Ks', '9h', '4c', '3d'], 'bob'));
+      expect((await play(fixture, ...checkAround)).events.at(-1)).toEqual(new CommunityCardsDealt(['Jc'], 'RIVER', ['Ks', '9h', '4c', '3d', 'Jc'], 'bob'));
       const closed = await play(fixture, ...checkAround);
       // Checked around: bob, first left of the dealer, shows first; carol's trips can still win, alice's 7-high cannot.
       expect(closed.events.slice(1)).toEqual([
@@ -397,10 +399,27 @@ describe('HandAggregate', () => {
       expectRefusal(await fixture.when(street(1), context), ErrorCode.FAILED_PRECONDITION, 'the hand is in phase SHOWDOWN');
     });
 
-    it('refuses while the round is open, or the wrong number of cards', async () => {
+    /** Alice, bob and carol called the preflop round, recorded as before the hand dealt its streets itself. */
+    const closedBefore = async (fields: Partial<DealCards> = {}) => {
+      const fixture = await preflop(fields);
+      await play(fixture, act('alice', 'CALL'), act('bob', 'CALL'));
+      const [checked] = (await fixture.when(act('carol', 'CHECK'), context)).events;
+      return fixture.given(checked, new BettingRoundComplete('PREFLOP'));
+    };
+
+    it('in a round stored before the hand dealt its streets itself, deals the street on DealCommunityCards', async () => {
+      const deck = riggedDeck(['As Ah', 'Kd Kc', '7s 2d'], 'Ks 9h 4c 3d Jc');
+      const fixture = await closedBefore({ deck });
+      expect(fixture.state).toMatchObject({ phase: 'PREFLOP', status: 'round_closed' });
+      const outcome = await play(fixture, street(3));
+      expect(outcome.events).toEqual([new CommunityCardsDealt(['Ks', '9h', '4c'], 'FLOP', ['Ks', '9h', '4c'], 'bob')]);
+      expect(outcome.state).toMatchObject({ phase: 'FLOP', status: 'betting', deck: deck.slice(9) });
+    });
+
+    it('refuses DealCommunityCards while the round is open, or the wrong number of cards', async () => {
       expectRefusal(await (await preflop()).when(street(3), context), ErrorCode.FAILED_PRECONDITION, 'community cards are dealt once a betting round before the river has closed; the hand is in phase PREFLOP (betting)');
-      const closed = await preflop();
-      await play(closed, act('alice', 'CALL'), act('bob', 'CALL'), act('carol', 'CHECK'));
+      expectRefusal(await (await onFlop()).when(street(1), context), ErrorCode.FAILED_PRECONDITION, 'the hand is in phase FLOP (betting)');
+      const closed = await closedBefore();
       expectRefusal(await closed.when(street(1), context), ErrorCode.INVALID_ARGUMENT, 'the FLOP is 3 card(s), got 1');
       expectRefusal(await closed.when(street(0), context), ErrorCode.INVALID_ARGUMENT, 'count must be a positive number of cards, got 0');
     });
@@ -501,7 +520,7 @@ describe('HandAggregate', () => {
     /** Checked around to the showdown: bob's aces, then carol's trips, shown at once; the pot awarded. */
     const checkedAround = async () => {
       const fixture = await onFlop({ deck: riggedDeck(['As Ah', 'Kd Kc', '7s 2d'], 'Ks 9h 4c 3d Jc') });
-      await play(fixture, act('bob', 'BET', 10), act('carol', 'CALL'), act('alice', 'FOLD'), street(1), act('bob', 'CHECK'), act('carol', 'CHECK'), street(1));
+      await play(fixture, act('bob', 'BET', 10), act('carol', 'CALL'), act('alice', 'FOLD'), act('bob', 'CHECK'), act('carol', 'CHECK'));
       await play(fixture, act('bob', 'CHECK'));
       return fixture; // pot 50: alice 10, bob 20, carol 20; carol's check closes the river
     };
@@ -509,7 +528,7 @@ describe('HandAggregate', () => {
     /** bob KK makes trips on the board, carol AA a pair; bob bets the river and carol calls. */
     const riverBet = async () => {
       const fixture = await onFlop({ deck: riggedDeck(['Kd Kc', 'As Ah', '7s 2d'], 'Ks 9h 4c 3d Jc') });
-      await play(fixture, act('bob', 'BET', 10), act('carol', 'CALL'), act('alice', 'FOLD'), street(1), act('bob', 'CHECK'), act('carol', 'CHECK'), street(1));
+      await play(fixture, act('bob', 'BET', 10), act('carol', 'CALL'), act('alice', 'FOLD'), act('bob', 'CHECK'), act('carol', 'CHECK'));
       await play(fixture, act('bob', 'CHECK'), act('carol', 'BET', 20));
       return fixture;
     };
@@ -576,7 +595,7 @@ describe('HandAggregate', () => {
     it('counts a tie as a hand that can still win: it is shown', async () => {
       const fixture = await preflop({ deck: riggedDeck(['2c 3c', '4d 5d', '6h 7h'], 'Ts Js Qs Ks As') });
       await play(fixture, act('alice', 'CALL'), act('bob', 'FOLD'), act('carol', 'CHECK'));
-      await play(fixture, street(3), act('carol', 'CHECK'), act('alice', 'CHECK'), street(1), act('carol', 'CHECK'), act('alice', 'CHECK'), street(1), act('carol', 'CHECK'));
+      await play(fixture, act('carol', 'CHECK'), act('alice', 'CHECK'), act('carol', 'CHECK'), act('alice', 'CHECK'), act('carol', 'CHECK'));
       expect((await play(fixture, act('alice', 'CHECK'))).events.slice(2, 4)).toEqual([
         new CardsRevealed('carol', ['4d', '5d'], 'ROYAL_FLUSH', 'alice'),
         new CardsRevealed('alice', ['6h', '7h'], 'ROYAL_FLUSH', null, true),
@@ -589,7 +608,7 @@ describe('HandAggregate', () => {
       const deck = riggedDeck(['As Ah', 'Kd 9c', 'Qd Qc'], 'Ac Kh 9d 3s 2h');
       await play(fixture, deal({ players: [{ ...THREE[0], stack: 100 }, THREE[1], THREE[2]], deck }), blind('bob', 'small', 5), blind('carol', 'big', 10));
       await play(fixture, act('alice', 'RAISE', 190), act('bob', 'ALL_IN'), act('carol', 'CALL'));
-      await play(fixture, street(3), act('carol', 'CHECK'), act('alice', 'CHECK'), street(1), act('carol', 'CHECK'), act('alice', 'CHECK'), street(1), act('carol', 'CHECK'));
+      await play(fixture, act('carol', 'CHECK'), act('alice', 'CHECK'), act('carol', 'CHECK'), act('alice', 'CHECK'), act('carol', 'CHECK'));
       // Checked around: bob (left of the dealer) shows first. alice's queens lose the main pot to his
       // trips but could still win the side pot; so could carol's two pair, which beat them.
       expect((await play(fixture, act('alice', 'CHECK'))).events.slice(2)).toEqual([
@@ -673,9 +692,9 @@ describe('HandAggregate', () => {
     it("Texas Hold'em to a showdown the best hand wins", async () => {
       const fixture = await preflop({ deck: riggedDeck(['As Ah', 'Kd Kc', '7s 2d'], 'Ks 9h 4c 3d Jc') });
       await play(fixture, act('alice', 'CALL'), act('bob', 'RAISE', 20), act('carol', 'CALL'), act('alice', 'FOLD'));
-      await play(fixture, street(3), act('bob', 'CHECK'), act('carol', 'BET', 50), act('bob', 'CALL'));
-      await play(fixture, street(1), act('bob', 'CHECK'), act('carol', 'CHECK'));
-      await play(fixture, street(1), act('bob', 'CHECK'));
+      await play(fixture, act('bob', 'CHECK'), act('carol', 'BET', 50), act('bob', 'CALL'));
+      await play(fixture, act('bob', 'CHECK'), act('carol', 'CHECK'));
+      await play(fixture, act('bob', 'CHECK'));
       const closed = await play(fixture, act('carol', 'CHECK'));
       const [, , bob, carol] = closed.events as CardsRevealed[];
       expect([bob.ranking, carol.ranking]).toEqual(['PAIR', 'THREE_OF_A_KIND']);
@@ -689,7 +708,7 @@ describe('HandAggregate', () => {
       const fixture = await preflop({ deck: riggedDeck(['2c 3c', '4d 5d', '6h 7h'], 'Ts Js Qs Ks As') });
       await play(fixture, act('alice', 'CALL'), act('bob', 'FOLD'), act('carol', 'CHECK'));
       let closed!: FixtureOutcome<HandState>;
-      for (const count of [3, 1, 1]) closed = await play(fixture, street(count), act('carol', 'CHECK'), act('alice', 'CHECK'));
+      for (let round = 0; round < 3; round++) closed = await play(fixture, act('carol', 'CHECK'), act('alice', 'CHECK'));
       const [awarded, complete] = ending(closed);
       expect(awarded).toEqual(
         new PotAwarded([
@@ -705,7 +724,7 @@ describe('HandAggregate', () => {
       const deck = riggedDeck(['Qh Qd 8c 8d', 'As Kd 2c 3d'], 'Qs Js Ts 9s 4h');
       await play(fixture, deal({ variant: 'OMAHA', players: TWO, deck }), blind('alice', 'small', 5), blind('bob', 'big', 10));
       await play(fixture, act('alice', 'CALL'), act('bob', 'CHECK'));
-      await play(fixture, street(3), act('bob', 'CHECK'), act('alice', 'CHECK'), street(1), act('bob', 'CHECK'), act('alice', 'CHECK'), street(1), act('bob', 'CHECK'));
+      await play(fixture, act('bob', 'CHECK'), act('alice', 'CHECK'), act('bob', 'CHECK'), act('alice', 'CHECK'), act('bob', 'CHECK'));
       const closed = await play(fixture, act('alice', 'CHECK'));
       // Four spades on the board and the ace of spades: a flush in Hold'em, a straight in Omaha.
       expect(closed.events.slice(2, 4)).toEqual([
@@ -746,21 +765,22 @@ describe('HandAggregate', () => {
       ]);
     });
 
-    it("all-in preflop: the board runs out street by street with no betting, then the showdown", async () => {
+    it("all-in preflop: the board runs out street by street with no betting, then the showdown, in the call's own append", async () => {
       const fixture = newHand();
       const deck = riggedDeck(['Kc Kd', 'As Ah'], '2c 7d 9h Js 4d');
       await play(fixture, deal({ players: [TWO[0], { ...TWO[1], stack: 300 }], deck }), blind('alice', 'small', 5), blind('bob', 'big', 10));
       expect((await play(fixture, act('alice', 'ALL_IN'))).events).toEqual([new ActionTaken('alice', 'ALL_IN', 295, 0, 310, 290, 'bob')]);
-      expect((await play(fixture, act('bob', 'CALL'))).events).toEqual([new ActionTaken('bob', 'CALL', 290, 700, 600, 0, null), new BettingRoundComplete('PREFLOP')]);
-      // No betting after the flop: bob, first left of the dealer, is the first to show.
-      for (const [count, phase] of [[3, 'FLOP'], [1, 'TURN']] as const) {
-        const dealt = await play(fixture, street(count));
-        expect(types(dealt)).toEqual(['CommunityCardsDealt', 'BettingRoundComplete']);
-        expect(dealt.events[1]).toEqual(new BettingRoundComplete(phase, null));
-      }
-      // bob's kings show first; alice's aces beat them, so they are shown in turn.
-      const river = await play(fixture, street(1));
-      expect(river.events.slice(1, 4)).toEqual([
+      const river = await play(fixture, act('bob', 'CALL'));
+      // Nobody can bet after the call: each street's round closes as it is dealt. bob, first left of
+      // the dealer, shows his kings first; alice's aces beat them, so they are shown in turn.
+      expect(river.events.slice(0, 10)).toEqual([
+        new ActionTaken('bob', 'CALL', 290, 700, 600, 0, null),
+        new BettingRoundComplete('PREFLOP', null, false, false, true),
+        new CommunityCardsDealt(['2c', '7d', '9h'], 'FLOP', ['2c', '7d', '9h'], null),
+        new BettingRoundComplete('FLOP', null, false, false, true),
+        new CommunityCardsDealt(['Js'], 'TURN', ['2c', '7d', '9h', 'Js'], null),
+        new BettingRoundComplete('TURN', null, false, false, true),
+        new CommunityCardsDealt(['4d'], 'RIVER', ['2c', '7d', '9h', 'Js', '4d'], null),
         new BettingRoundComplete('RIVER', 'bob', true),
         new CardsRevealed('bob', ['Kc', 'Kd'], 'PAIR', 'alice'),
         new CardsRevealed('alice', ['As', 'Ah'], 'PAIR', null, true),

@@ -16,7 +16,7 @@ import {
   PotAwarded,
 } from './hand.events.js';
 import { dealtPlayer, type HandPlayerState, type HandState, initialHandState, type Phase } from './hand.state.js';
-import { lastBettingRound, STREETS } from './streets.js';
+import { lastBettingRound, type Street, STREETS } from './streets.js';
 import { handView } from './hand.view.js';
 import { contested, firstToShow, losing, nextToDraw, nextToShowAfter, toShow } from './turns.js';
 
@@ -25,11 +25,12 @@ const ENDING_EVENTS = [PotAwarded, HandComplete];
 type EndingEvent = PotAwarded | HandComplete;
 
 /**
- * What closing a betting round records: the closed round; at a contested showdown the hands shown at
- * once; and when that ends the hand (one player left, or every hand shown), the pot awarded.
+ * What closing a betting round records: the closed round; the next street, in Hold'em and Omaha; at
+ * a contested showdown the hands shown at once; and when that ends the hand (one player left, or
+ * every hand shown), the pot awarded.
  */
-const CLOSING_EVENTS = [BettingRoundComplete, CardsRevealed, ...ENDING_EVENTS];
-type ClosingEvent = BettingRoundComplete | CardsRevealed | EndingEvent;
+const CLOSING_EVENTS = [BettingRoundComplete, CommunityCardsDealt, CardsRevealed, ...ENDING_EVENTS];
+type ClosingEvent = BettingRoundComplete | CommunityCardsDealt | CardsRevealed | EndingEvent;
 
 /**
  * One hand of poker, driven by commands from the hand-flow process manager. STRICT: action
@@ -39,7 +40,8 @@ type ClosingEvent = BettingRoundComplete | CardsRevealed | EndingEvent;
  * - CardsDealt opens PREFLOP; betting starts once both blinds are posted.
  * - When a round closes (BettingRoundComplete{phase}) the hand goes to SHOWDOWN if one player is
  *   left or that was the last round (RIVER; in Five Card Draw the round after the draw). Otherwise
- *   Hold'em and Omaha wait for DealCommunityCards, and Five Card Draw goes to DRAW: everyone still
+ *   Hold'em and Omaha deal the next street in the same append (CommunityCardsDealt; a round stored
+ *   before they did waits for DealCommunityCards), and Five Card Draw goes to DRAW: everyone still
  *   in draws once, in turn from the first player left of the dealer, and the last draw opens the
  *   final betting round, still in phase DRAW.
  * - A street (or the draw) after which fewer than two players can bet closes its round at once,
@@ -104,8 +106,9 @@ export class HandAggregate {
     return turn.closed ? [taken, ...roundComplete(next, state.phase, context.aggregateId)] : [taken];
   }
 
-  @CommandHandler(DealCommunityCards, { emits: [CommunityCardsDealt, ...CLOSING_EVENTS] })
-  dealCommunity(command: DealCommunityCards, state: HandState, context: CommandContext): (CommunityCardsDealt | ClosingEvent)[] {
+  /** The street of a round closed before the hand dealt its streets itself. */
+  @CommandHandler(DealCommunityCards, { emits: CLOSING_EVENTS })
+  dealCommunity(command: DealCommunityCards, state: HandState, context: CommandContext): ClosingEvent[] {
     requireDealt(state);
     if (state.variant === 'FIVE_CARD_DRAW') throw new InvalidArgumentError('community cards are not dealt in FIVE_CARD_DRAW');
     const street = STREETS[state.phase];
@@ -113,12 +116,7 @@ export class HandAggregate {
       throw new FailedPreconditionError(`community cards are dealt once a betting round before the river has closed; the hand is ${where(state)}`);
     }
     if (command.count !== street.count) throw new InvalidArgumentError(`the ${street.phase} is ${street.count} card(s), got ${command.count}`);
-    const cards = state.deck.slice(0, street.count);
-    const next = structuredClone(state);
-    applyCommunityCards(next, cards, street.phase);
-    const turn = turnAfter(next, state.dealerPosition);
-    const dealt = new CommunityCardsDealt(cards, street.phase, next.communityCards, turn.actionOn);
-    return turn.closed ? [dealt, ...roundComplete(next, street.phase, context.aggregateId)] : [dealt];
+    return dealStreet(state, street, context.aggregateId);
   }
 
   @CommandHandler(RequestDraw, { emits: [DrawCompleted, ...CLOSING_EVENTS], http: true })
@@ -254,9 +252,21 @@ export class HandAggregate {
 function roundComplete(after: HandState, phase: Phase, handId: string): ClosingEvent[] {
   const showdown = stillIn(after).length <= 1 || phase === lastBettingRound(after.variant);
   if (showdown && !contested(after)) return [new BettingRoundComplete(phase, null, false, true), ...potAwarded(after, handId)];
+  const street = after.variant === 'FIVE_CARD_DRAW' ? undefined : STREETS[phase];
+  if (!showdown && street) return [new BettingRoundComplete(phase, null, false, false, true), ...dealStreet(after, street, handId)];
   const first = showdown ? firstToShow(after) : null;
   if (first === null) return [new BettingRoundComplete(phase, null)];
   return [new BettingRoundComplete(phase, first, true), ...(showInTurn(after, first, false, handId) as ClosingEvent[])];
+}
+
+/** Deals a street from the top of the deck; when fewer than two players can bet on it, its round closes at once. */
+function dealStreet(state: HandState, street: Street, handId: string): ClosingEvent[] {
+  const cards = state.deck.slice(0, street.count);
+  const next = structuredClone(state);
+  applyCommunityCards(next, cards, street.phase);
+  const turn = turnAfter(next, state.dealerPosition);
+  const dealt = new CommunityCardsDealt(cards, street.phase, next.communityCards, turn.actionOn);
+  return turn.closed ? [dealt, ...roundComplete(next, street.phase, handId)] : [dealt];
 }
 
 /**

@@ -63,6 +63,8 @@ export class ActionTaken {
  * (absent) in rounds stored before it did, whose first hand the hand flow shows. `awarded`: one
  * player was left, and the hand awarded them the pot in the events right after this one; false
  * (absent) in hands stored before the hand awarded its own pot, whose flow sends AwardPot.
+ * `streetDealt`: the hand dealt the next street (Hold'em, Omaha) in the event right after this one;
+ * false (absent) in rounds stored before it did, whose flow sends DealCommunityCards.
  */
 export class BettingRoundComplete {
   constructor(
@@ -70,6 +72,7 @@ export class BettingRoundComplete {
     readonly firstToShow: string | null = null,
     readonly firstShown: boolean = false,
     readonly awarded: boolean = false,
+    readonly streetDealt: boolean = false,
   ) {}
 }
 

@@ -1,8 +1,14 @@
 import type { Variant } from '../cards/index.js';
 import type { Phase } from './hand.state.js';
 
-/** Hold'em and Omaha streets: the phase a closed round leads to, and how many cards it deals. */
-export const STREETS: Partial<Record<Phase, { phase: Phase; count: number }>> = {
+/** A Hold'em or Omaha street: the phase it opens, and how many cards it deals. */
+export interface Street {
+  phase: Phase;
+  count: number;
+}
+
+/** Hold'em and Omaha streets, by the phase whose closed round leads to them. */
+export const STREETS: Partial<Record<Phase, Street>> = {
   PREFLOP: { phase: 'FLOP', count: 3 },
   FLOP: { phase: 'TURN', count: 1 },
   TURN: { phase: 'RIVER', count: 1 },
