@@ -140,13 +140,19 @@ describe('chips are conserved and every illegal move is refused with a code (pro
     expect((await handState(handId)).sequence).toBe(before);
   }
 
-  /** The same legal move twice at once: exactly one lands, the other is refused (the turn has moved on). */
+  /**
+   * The same legal move twice at once, each sent on the hand as the player saw it (Expected-Sequence):
+   * exactly one lands, the other is refused, the hand having moved on. Without it the copy may land
+   * too, when the move hands the turn back to the same player (a heads-up round closed by the big
+   * blind, who acts first on the street the hand deals at once).
+   */
   async function race(handId: string, move: Attempt): Promise<void> {
-    const send = () => suite.client.command('hand', handId, move.command, move.body, { 'Sync-Mode': 'cascade' }).catch((e: unknown) => e);
+    const seen = String((await handState(handId)).sequence);
+    const send = () => suite.client.command('hand', handId, move.command, move.body, { 'Sync-Mode': 'cascade', 'Expected-Sequence': seen }).catch((e: unknown) => e);
     const outcomes = await Promise.all([send(), send()]);
     const refused = outcomes.filter((o): o is PokerApiError => o instanceof PokerApiError);
     expect(outcomes.filter((o) => !(o instanceof Error)) as CommandAnswer[]).toHaveLength(1);
-    expect(refused.map((e) => e.body.code)).toEqual(['FAILED_PRECONDITION']);
+    expect(refused.map((e) => e.body.code)).toEqual(['SEQUENCE_MISMATCH']);
   }
 
   async function playHand(tableId: string, seed: string, steps: Step[]): Promise<boolean> {

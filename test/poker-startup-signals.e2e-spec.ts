@@ -3,7 +3,6 @@
 // database under test (SQLite, or PostgreSQL with test:postgres).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { freePort } from './support/app-process.js';
 import { createTestStore, type TestStore } from './support/test-store.js';
 
 /**
@@ -40,9 +39,8 @@ describe('the poker server stops cleanly on SIGTERM at any moment of its start-u
   });
 
   it.each(MOMENTS)('SIGTERM %s: exit code 0', async (_moment, after) => {
-    const port = await freePort();
     const child = spawn(process.execPath, ['dist/apps/poker/src/main.js'], {
-      env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl },
+      env: { ...process.env, PORT: '0', DATABASE_URL: databaseUrl },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -26,5 +27,7 @@ export async function startServer(shutdown: SignalShutdown): Promise<void> {
   configurePokerApp(app, { requestsPerMinute: config.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE, allowedOrigins: config.allowedOrigins });
   // Every interface, as before on Express: Fastify's default host is localhost only.
   await shutdown.step(() => app.listen(config.port, '0.0.0.0'));
-  Logger.log(`poker listening on http://localhost:${config.port} (web page at /, API docs at /docs) with DATABASE_URL=${redactUrl(config.databaseUrl)}`, 'Poker');
+  // The port bound, which PORT=0 leaves to the system.
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  Logger.log(`poker listening on http://localhost:${port} (web page at /, API docs at /docs) with DATABASE_URL=${redactUrl(config.databaseUrl)}`, 'Poker');
 }
