@@ -247,7 +247,8 @@ export class HandAggregate {
 /**
  * A closed round. When it leads to a contested showdown, the first to show has no choice to make
  * (nothing is shown yet, so their hand can still win): it is shown at once, and so is each next hand
- * that can still win, until a losing hand's owner is to choose. One player left takes the pot at once.
+ * that can still win, until a losing hand's owner is to choose. One player left takes the pot at once;
+ * before the last round, Hold'em and Omaha deal the next street at once.
  */
 function roundComplete(after: HandState, phase: Phase, handId: string): ClosingEvent[] {
   const showdown = stillIn(after).length <= 1 || phase === lastBettingRound(after.variant);
