@@ -1,39 +1,57 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventNotifier } from '@nest-es/core/internal';
 
+/** One commit a move waited for: an append (named by its stream's aggregate type) or a checkpoint move (by its checkpoint). */
+export interface MoveCommit {
+  commit: string;
+  /** When it was announced, in ms after the request arrived. */
+  atMs: number;
+}
+
 /** What the server committed while it answered one PlayerAction, as the process announced it. */
 export interface MoveCommits {
   /** Appends: the move's own, and those of the commands the hand flow sent after it. */
   appends: number;
   /** Checkpoint moves of the projectors, sagas and process managers that handled them. */
   checkpoints: number;
+  /** Each of them in the order announced: the move's chain of commits. */
+  chain: MoveCommit[];
+  /** When the answer went out, in ms after the request arrived. */
+  answeredMs: number;
 }
 
 const isMove = (url: string) => url.endsWith('/PlayerAction');
 
 /**
- * Counts, for each PlayerAction request in the order they are answered, the appends and checkpoint
- * moves announced between its arrival and its answer: the commits its CASCADE waited for. The player
- * sends one request at a time, so no two moves overlap. Call it before the app listens.
+ * Follows, for each PlayerAction request in the order they are answered, the appends and checkpoint
+ * moves announced between its arrival and its answer: the commits its CASCADE waited for, and when
+ * each came. The player sends one request at a time, so no two moves overlap. Call it before the app
+ * listens.
  */
-export function countMoveCommits(app: NestFastifyApplication): MoveCommits[] {
+export function followMoveCommits(app: NestFastifyApplication): MoveCommits[] {
   const moves: MoveCommits[] = [];
-  let current: MoveCommits | undefined;
+  let current: (MoveCommits & { arrived: number }) | undefined;
+  const note = (commit: string) => current?.chain.push({ commit, atMs: performance.now() - current.arrived });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', async (request) => {
-    if (isMove(request.url)) current = { appends: 0, checkpoints: 0 };
+    if (isMove(request.url)) current = { appends: 0, checkpoints: 0, chain: [], answeredMs: 0, arrived: performance.now() };
   });
   fastify.addHook('onResponse', async (request) => {
     if (!isMove(request.url) || !current) return;
-    moves.push(current);
+    const { arrived, ...move } = current;
+    moves.push({ ...move, answeredMs: performance.now() - arrived });
     current = undefined;
   });
   const notifier = app.get(EventNotifier);
-  notifier.onAppend(() => {
-    if (current) current.appends++;
+  notifier.onAppend((events) => {
+    if (!current) return;
+    current.appends++;
+    note(`append ${events[0].aggregateType}`);
   });
-  notifier.onCheckpoint(() => {
-    if (current) current.checkpoints++;
+  notifier.onCheckpoint((moved) => {
+    if (!current) return;
+    current.checkpoints++;
+    note(`checkpoint ${moved.checkpoint}`);
   });
   return moves;
 }

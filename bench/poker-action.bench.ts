@@ -7,7 +7,7 @@ import { FASTIFY_ADAPTER_OPTIONS } from '@nest-es/http';
 import type { StoreOptions } from '@nest-es/typeorm';
 import { configurePokerApp } from '../apps/poker/src/http/configure-poker-app.js';
 import { PokerModule } from '../apps/poker/src/poker.module.js';
-import { countMoveCommits, type MoveCommits } from './move-commits.js';
+import { followMoveCommits, type MoveCommit, type MoveCommits } from './move-commits.js';
 import type { ActionOutcome, PokerPlay, PokerPlayResult } from './poker-player.js';
 import { distribution, mean, round, type Distribution } from './stats.js';
 
@@ -33,6 +33,14 @@ export interface PokerActionFigures {
   byOutcome: Record<ActionOutcome, Distribution>;
   /** The commits a move waited for, by what it did; absent when a move failed (the counts could not be matched to the moves). */
   commitsByOutcome?: Record<ActionOutcome, CommitsPerMove>;
+  /** The median move of each kind, commit by commit: where its time went; absent when a move failed. */
+  chainByOutcome?: Record<ActionOutcome, MoveChain>;
+}
+
+/** One move's commits in the order they came, and when it was answered (ms after the request arrived at the server). */
+export interface MoveChain {
+  chain: MoveCommit[];
+  answeredMs: number;
 }
 
 /** The mean appends and checkpoint moves of one kind of move, and its mean duration shared among them. */
@@ -57,7 +65,7 @@ export async function measurePokerAction(store: StoreOptions, actions: number): 
   });
   try {
     configurePokerApp(app);
-    const commits = countMoveCommits(app);
+    const commits = followMoveCommits(app);
     await app.listen(0, '127.0.0.1');
     const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
     return figures(await play({ url, actions, warmUp: WARM_UP_ACTIONS, players: PLAYERS }), commits);
@@ -101,14 +109,20 @@ function figures(result: PokerPlayResult, commits: readonly MoveCommits[]): Poke
     hands: result.hands,
     byOutcome: { passedTurn: outcome('passedTurn'), closedRound: outcome('closedRound'), endedHand: outcome('endedHand') },
     commitsByOutcome: commitsByOutcome(result, commits),
+    chainByOutcome: chainByOutcome(result, commits),
   };
 }
 
-/** The timed moves are the requests after the warm-up, in order, when every move succeeded. */
-function commitsByOutcome(result: PokerPlayResult, commits: readonly MoveCommits[]): Record<ActionOutcome, CommitsPerMove> | undefined {
+/** The timed moves with their commits: the requests after the warm-up, in order, when every move succeeded. */
+function timedMoves(result: PokerPlayResult, commits: readonly MoveCommits[]) {
   const timed = commits.slice(WARM_UP_ACTIONS);
   if (result.failed + result.warmUpFailed > 0 || timed.length !== result.timed.length) return undefined;
-  const moves = result.timed.map((action, index) => ({ ...action, ...timed[index] }));
+  return result.timed.map((action, index) => ({ ...action, ...timed[index] }));
+}
+
+function commitsByOutcome(result: PokerPlayResult, commits: readonly MoveCommits[]): Record<ActionOutcome, CommitsPerMove> | undefined {
+  const moves = timedMoves(result, commits);
+  if (!moves) return undefined;
   const of = (kind: ActionOutcome): CommitsPerMove => {
     const ofKind = moves.filter((move) => move.outcome === kind);
     const appends = mean(ofKind.map((move) => move.appends));
@@ -116,4 +130,17 @@ function commitsByOutcome(result: PokerPlayResult, commits: readonly MoveCommits
     return { appends: round(appends), checkpoints: round(checkpoints), msPerCommit: round(mean(ofKind.map((move) => move.ms)) / Math.max(1, appends + checkpoints)) };
   };
   return { passedTurn: of('passedTurn'), closedRound: of('closedRound'), endedHand: of('endedHand') };
+}
+
+/** The move of each kind whose server time is the median of its kind's, with its chain of commits. */
+function chainByOutcome(result: PokerPlayResult, commits: readonly MoveCommits[]): Record<ActionOutcome, MoveChain> | undefined {
+  const moves = timedMoves(result, commits);
+  if (!moves) return undefined;
+  const median = (kind: ActionOutcome): MoveChain => {
+    const ofKind = moves.filter((move) => move.outcome === kind).sort((a, b) => a.answeredMs - b.answeredMs);
+    const move = ofKind[Math.floor(ofKind.length / 2)];
+    if (!move) return { chain: [], answeredMs: 0 };
+    return { chain: move.chain.map(({ commit, atMs }) => ({ commit, atMs: round(atMs) })), answeredMs: round(move.answeredMs) };
+  };
+  return { passedTurn: median('passedTurn'), closedRound: median('closedRound'), endedHand: median('endedHand') };
 }

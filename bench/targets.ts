@@ -1,7 +1,7 @@
 import type { BesideRaw } from './beside-raw.js';
 import type { LiveFigures } from './live.bench.js';
 import type { CommandFigures } from './command.bench.js';
-import type { CommitsPerMove, PokerActionFigures } from './poker-action.bench.js';
+import type { CommitsPerMove, MoveChain, PokerActionFigures } from './poker-action.bench.js';
 import { HTTP_ADAPTERS, type HttpCeilingFigures } from './http.bench.js';
 import type { BenchResults, MixedFigures, ScaleOutResults, SlowProjectorResults, Target } from './results.js';
 
@@ -232,6 +232,14 @@ function commitsDetail(figures: PokerActionFigures): string {
   return `; commits per move, mean: ${kind('passed the turn', commits.passedTurn)}, ${kind('closed a betting round', commits.closedRound)}, ${kind('ended the hand', commits.endedHand)}`;
 }
 
+/** The median move of each kind, commit by commit, in ms after the request arrived at the server. */
+function chainDetail(figures: PokerActionFigures): string {
+  const chains = figures.chainByOutcome;
+  if (!chains) return '';
+  const kind = (label: string, { chain, answeredMs }: MoveChain) => `${label}: ${[...chain.map(({ commit, atMs }) => `${commit} ${atMs}`), `answered ${answeredMs}`].join(', ')}`;
+  return `; the median move of each kind, commit by commit (ms after it arrived): ${kind('passed the turn', chains.passedTurn)}; ${kind('closed a betting round', chains.closedRound)}; ${kind('ended the hand', chains.endedHand)}`;
+}
+
 /** A poker player's move, a PlayerAction over HTTP with CASCADE at one caller on Fastify, within the 10 ms a move should take; none failed. */
 export function pokerActionTargets(pokerAction: BenchResults['pokerAction']): Target[] {
   return (['sqlite', 'postgres'] as const).flatMap((db) => {
@@ -244,7 +252,8 @@ export function pokerActionTargets(pokerAction: BenchResults['pokerAction']): Ta
         detail:
           `p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms over ${figures.actions} actions (${figures.perSec}/s), ${figures.failed} failed; ` +
           `p99 by what the action did: passed the turn ${figures.byOutcome.passedTurn.p99Ms} ms, closed a betting round ${figures.byOutcome.closedRound.p99Ms} ms, ended the hand ${figures.byOutcome.endedHand.p99Ms} ms` +
-          commitsDetail(figures),
+          commitsDetail(figures) +
+          chainDetail(figures),
       },
     ];
   });
