@@ -42,33 +42,6 @@ describe('GroupCommit', () => {
     expect(writer.batches.flat()).toEqual(Array.from({ length: 300 }, (_, i) => i));
   });
 
-  it("starts a lone caller's append before the callbacks the turn of the event loop still has to run", async () => {
-    const order: string[] = [];
-    const writer = new FakeWriter((ids) => {
-      order.push(`write ${ids.join(',')}`);
-      return [];
-    });
-    const commits = new GroupCommit(writer, explainAs, 256);
-    setImmediate(() => order.push('a callback queued before'));
-
-    await commits.append(request(0));
-
-    expect(order[0]).toBe('write 0');
-  });
-
-  it('under load (the last batch had company), gathers the appends of the whole turn, not only those queued at once', async () => {
-    const writer = new FakeWriter();
-    const commits = new GroupCommit(writer, explainAs, 256);
-    await Promise.all([commits.append(request(0)), commits.append(request(1))]);
-
-    const first = commits.append(request(2));
-    await Promise.resolve();
-    const second = commits.append(request(3));
-    await Promise.all([first, second]);
-
-    expect(writer.batches).toEqual([[0, 1], [2, 3]]);
-  });
-
   it('gathers the appends that arrive during a transaction into the next one', async () => {
     let release!: () => void;
     const firstCommit = new Promise<void>((resolve) => (release = resolve));

@@ -24,8 +24,8 @@ interface Pending {
 }
 
 /**
- * Group commit: appends that arrive while a transaction runs (or, under load, in the same turn of the
- * event loop) share the next transaction, so one commit (one fsync) serves many callers. Refused appends
+ * Group commit: appends that arrive while a transaction runs (or in the same turn of the event loop)
+ * share the next transaction, so one commit (one fsync) serves many callers. Refused appends
  * (ConcurrencyError, DuplicateCommandError) write nothing and fail alone. An append whose rows fail
  * in the database makes its batch roll back; the batch is then retried in halves until the append at
  * fault is alone in its transaction, so only it fails. This costs nothing until a fault occurs, unlike a
@@ -36,8 +36,6 @@ interface Pending {
 export class GroupCommit {
   private readonly queue: Pending[] = [];
   private draining = false;
-  /** Whether the last batch had one append: a lone caller, whose next append need not wait for company. */
-  private alone = true;
 
   constructor(
     private readonly writer: AppendWriter,
@@ -50,21 +48,14 @@ export class GroupCommit {
       this.queue.push({ request, resolve, reject });
       if (!this.draining) {
         this.draining = true;
-        // Under load, the appends of this turn of the event loop join the first batch. A lone caller's
-        // append starts once the code running now has queued what it appends with it: waiting for the
-        // turn to end would put it behind every callback the turn still has to run.
-        if (this.alone) queueMicrotask(() => void this.drain());
-        else setImmediate(() => void this.drain());
+        // The appends of this turn of the event loop join the first batch.
+        setImmediate(() => void this.drain());
       }
     });
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatchSize);
-      this.alone = batch.length === 1;
-      await this.commit(batch);
-    }
+    while (this.queue.length > 0) await this.commit(this.queue.splice(0, this.maxBatchSize));
     this.draining = false;
   }
 
