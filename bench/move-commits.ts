@@ -30,11 +30,11 @@ const isMove = (url: string) => url.endsWith('/PlayerAction');
  */
 export function followMoveCommits(app: NestFastifyApplication): MoveCommits[] {
   const moves: MoveCommits[] = [];
-  let current: (MoveCommits & { arrived: number }) | undefined;
+  let current: (Omit<MoveCommits, 'answeredMs'> & { arrived: number }) | undefined;
   const note = (commit: string) => current?.chain.push({ commit, atMs: performance.now() - current.arrived });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', async (request) => {
-    if (isMove(request.url)) current = { appends: 0, checkpoints: 0, chain: [], answeredMs: 0, arrived: performance.now() };
+    if (isMove(request.url)) current = { appends: 0, checkpoints: 0, chain: [], arrived: performance.now() };
   });
   fastify.addHook('onResponse', async (request) => {
     if (!isMove(request.url) || !current) return;

@@ -9,7 +9,7 @@ import { configurePokerApp } from '../apps/poker/src/http/configure-poker-app.js
 import { PokerModule } from '../apps/poker/src/poker.module.js';
 import { followMoveCommits, type MoveCommit, type MoveCommits } from './move-commits.js';
 import type { ActionOutcome, PokerPlay, PokerPlayResult } from './poker-player.js';
-import { distribution, mean, round, type Distribution } from './stats.js';
+import { distribution, mean, nearestRank, round, type Distribution } from './stats.js';
 
 export interface PokerActionFigures {
   /** Players at the table (heads-up). */
@@ -108,21 +108,25 @@ function figures(result: PokerPlayResult, commits: readonly MoveCommits[]): Poke
     errors: result.errors,
     hands: result.hands,
     byOutcome: { passedTurn: outcome('passedTurn'), closedRound: outcome('closedRound'), endedHand: outcome('endedHand') },
-    commitsByOutcome: commitsByOutcome(result, commits),
-    chainByOutcome: chainByOutcome(result, commits),
+    ...commitFigures(timedMoves(result, commits)),
   };
 }
 
+/** The commits the moves waited for, and the median move of each kind commit by commit; neither when a move failed. */
+function commitFigures(moves: TimedMove[] | undefined): Pick<PokerActionFigures, 'commitsByOutcome' | 'chainByOutcome'> {
+  return moves ? { commitsByOutcome: commitsByOutcome(moves), chainByOutcome: chainByOutcome(moves) } : {};
+}
+
+type TimedMove = PokerPlayResult['timed'][number] & MoveCommits;
+
 /** The timed moves with their commits: the requests after the warm-up, in order, when every move succeeded. */
-function timedMoves(result: PokerPlayResult, commits: readonly MoveCommits[]) {
+function timedMoves(result: PokerPlayResult, commits: readonly MoveCommits[]): TimedMove[] | undefined {
   const timed = commits.slice(WARM_UP_ACTIONS);
   if (result.failed + result.warmUpFailed > 0 || timed.length !== result.timed.length) return undefined;
   return result.timed.map((action, index) => ({ ...action, ...timed[index] }));
 }
 
-function commitsByOutcome(result: PokerPlayResult, commits: readonly MoveCommits[]): Record<ActionOutcome, CommitsPerMove> | undefined {
-  const moves = timedMoves(result, commits);
-  if (!moves) return undefined;
+function commitsByOutcome(moves: TimedMove[]): Record<ActionOutcome, CommitsPerMove> {
   const of = (kind: ActionOutcome): CommitsPerMove => {
     const ofKind = moves.filter((move) => move.outcome === kind);
     const appends = mean(ofKind.map((move) => move.appends));
@@ -132,13 +136,11 @@ function commitsByOutcome(result: PokerPlayResult, commits: readonly MoveCommits
   return { passedTurn: of('passedTurn'), closedRound: of('closedRound'), endedHand: of('endedHand') };
 }
 
-/** The move of each kind whose server time is the median of its kind's, with its chain of commits. */
-function chainByOutcome(result: PokerPlayResult, commits: readonly MoveCommits[]): Record<ActionOutcome, MoveChain> | undefined {
-  const moves = timedMoves(result, commits);
-  if (!moves) return undefined;
+/** The move of each kind whose server time is the median (nearest rank) of its kind's, with its chain of commits. */
+function chainByOutcome(moves: TimedMove[]): Record<ActionOutcome, MoveChain> {
   const median = (kind: ActionOutcome): MoveChain => {
     const ofKind = moves.filter((move) => move.outcome === kind).sort((a, b) => a.answeredMs - b.answeredMs);
-    const move = ofKind[Math.floor(ofKind.length / 2)];
+    const move = ofKind[nearestRank(0.5, ofKind.length)];
     if (!move) return { chain: [], answeredMs: 0 };
     return { chain: move.chain.map(({ commit, atMs }) => ({ commit, atMs: round(atMs) })), answeredMs: round(move.answeredMs) };
   };

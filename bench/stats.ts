@@ -4,10 +4,15 @@ export interface Distribution {
   samples: number;
 }
 
+/** The index of the `q` quantile (0 to 1) among `length` sorted values, by nearest rank. */
+export function nearestRank(q: number, length: number): number {
+  return Math.min(length - 1, Math.max(0, Math.ceil(q * length) - 1));
+}
+
 /** Nearest-rank percentiles of durations in milliseconds. */
 export function distribution(durationsMs: readonly number[]): Distribution {
   const sorted = Float64Array.from(durationsMs).sort();
-  const at = (q: number) => round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]);
+  const at = (q: number) => round(sorted[nearestRank(q, sorted.length)]);
   return { p50Ms: at(0.5), p99Ms: at(0.99), samples: sorted.length };
 }
 
