@@ -33,7 +33,7 @@ export interface BenchPlan {
   liveSamples: number;
   /** Operations per step of the lone-command breakdown. */
   loneCommandOps: number;
-  /** Timed poker PlayerActions over HTTP with CASCADE, one caller, per database (after 100 untimed). */
+  /** Timed poker PlayerActions over HTTP with CASCADE, one caller, per database (after 500 untimed). */
   pokerActions: number;
   /** Each run of the append-lock figure (1, 2 and 3 appending processes, PostgreSQL). */
   appendLockMs: number;

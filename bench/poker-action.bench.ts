@@ -50,8 +50,12 @@ export interface CommitsPerMove {
   msPerCommit: number;
 }
 
-/** Untimed actions first: the JIT, the statement caches, the first hands' read-model rows. */
-const WARM_UP_ACTIONS = 100;
+/**
+ * Untimed actions first: the statement caches, the first hands' read-model rows, and the JIT, whose
+ * optimizing compiler is still at work a few hundred moves in (on V8's helper threads, taking a core
+ * from the database and the player): the figure is a warm server's.
+ */
+const WARM_UP_ACTIONS = 500;
 const PLAYERS = 2;
 
 /**
