@@ -35,6 +35,16 @@ export interface PokerActionFigures {
   commitsByOutcome?: Record<ActionOutcome, CommitsPerMove>;
   /** The median move of each kind, commit by commit: where its time went; absent when a move failed. */
   chainByOutcome?: Record<ActionOutcome, MoveChain>;
+  /** The fastest half of the moves by server time against the slowest 2%: where a slow move's CPU ran; absent when a move failed. */
+  cpuBySpeed?: { fastestHalf: MoveCpu; slowest2Percent: MoveCpu };
+}
+
+/** Moves of one speed: the mean of their server time, of the process's CPU meanwhile and of its event loop's busy share. */
+export interface MoveCpu {
+  moves: number;
+  serverMs: number;
+  cpuMs: number;
+  eventLoopBusy: number;
 }
 
 /** One move's commits in the order they came, and when it was answered (ms after the request arrived at the server). */
@@ -112,13 +122,13 @@ function figures(result: PokerPlayResult, commits: readonly MoveCommits[]): Poke
     errors: result.errors,
     hands: result.hands,
     byOutcome: { passedTurn: outcome('passedTurn'), closedRound: outcome('closedRound'), endedHand: outcome('endedHand') },
-    ...commitFigures(timedMoves(result, commits)),
+    ...serverSideFigures(timedMoves(result, commits)),
   };
 }
 
-/** The commits the moves waited for, and the median move of each kind commit by commit; neither when a move failed. */
-function commitFigures(moves: TimedMove[] | undefined): Pick<PokerActionFigures, 'commitsByOutcome' | 'chainByOutcome'> {
-  return moves ? { commitsByOutcome: commitsByOutcome(moves), chainByOutcome: chainByOutcome(moves) } : {};
+/** What the server recorded of the moves: the commits they waited for, the median move of each kind commit by commit, and the CPU by speed; none when a move failed. */
+function serverSideFigures(moves: TimedMove[] | undefined): Pick<PokerActionFigures, 'commitsByOutcome' | 'chainByOutcome' | 'cpuBySpeed'> {
+  return moves ? { commitsByOutcome: commitsByOutcome(moves), chainByOutcome: chainByOutcome(moves), cpuBySpeed: cpuBySpeed(moves) } : {};
 }
 
 type TimedMove = PokerPlayResult['timed'][number] & MoveCommits;
@@ -149,4 +159,17 @@ function chainByOutcome(moves: TimedMove[]): Record<ActionOutcome, MoveChain> {
     return { chain: move.chain.map(({ commit, atMs }) => ({ commit, atMs: round(atMs) })), answeredMs: round(move.answeredMs) };
   };
   return { passedTurn: median('passedTurn'), closedRound: median('closedRound'), endedHand: median('endedHand') };
+}
+
+/** The moves by server time: the fastest half and the slowest 2%, each with the process's CPU and its event loop's busy share. */
+function cpuBySpeed(moves: TimedMove[]): NonNullable<PokerActionFigures['cpuBySpeed']> {
+  const bySpeed = [...moves].sort((a, b) => a.answeredMs - b.answeredMs);
+  const band = (of: TimedMove[]): MoveCpu => ({
+    moves: of.length,
+    serverMs: round(mean(of.map((move) => move.answeredMs))),
+    cpuMs: round(mean(of.map((move) => move.cpuMs))),
+    eventLoopBusy: round(mean(of.map((move) => move.eventLoopBusy))),
+  });
+  const slowest = Math.max(1, Math.round(bySpeed.length * 0.02));
+  return { fastestHalf: band(bySpeed.slice(0, Math.ceil(bySpeed.length / 2))), slowest2Percent: band(bySpeed.slice(-slowest)) };
 }

@@ -1,7 +1,7 @@
 import type { BesideRaw } from './beside-raw.js';
 import type { LiveFigures } from './live.bench.js';
 import type { CommandFigures } from './command.bench.js';
-import type { CommitsPerMove, MoveChain, PokerActionFigures } from './poker-action.bench.js';
+import type { CommitsPerMove, MoveChain, MoveCpu, PokerActionFigures } from './poker-action.bench.js';
 import { HTTP_ADAPTERS, type HttpCeilingFigures } from './http.bench.js';
 import type { BenchResults, MixedFigures, ScaleOutResults, SlowProjectorResults, Target } from './results.js';
 
@@ -240,6 +240,14 @@ function chainDetail(figures: PokerActionFigures): string {
   return `; the median move of each kind, commit by commit (ms after it arrived): ${kind('passed the turn', chains.passedTurn)}; ${kind('closed a betting round', chains.closedRound)}; ${kind('ended the hand', chains.endedHand)}`;
 }
 
+/** Where a slow move's time went: the process's CPU (every thread) and its event loop's busy share, the fastest half of the moves against the slowest 2%. */
+function cpuDetail(figures: PokerActionFigures): string {
+  const bands = figures.cpuBySpeed;
+  if (!bands) return '';
+  const band = (label: string, of: MoveCpu) => `${label} (${of.moves} moves) ${of.serverMs} ms with ${of.cpuMs} ms of the process's CPU, its event loop busy ${Math.round(of.eventLoopBusy * 100)}%`;
+  return `; by the server's time: ${band('the fastest half', bands.fastestHalf)}, ${band('the slowest 2%', bands.slowest2Percent)}`;
+}
+
 /** A poker player's move, a PlayerAction over HTTP with CASCADE at one caller on Fastify, within the 10 ms a move should take; none failed. */
 export function pokerActionTargets(pokerAction: BenchResults['pokerAction']): Target[] {
   return (['sqlite', 'postgres'] as const).flatMap((db) => {
@@ -253,7 +261,8 @@ export function pokerActionTargets(pokerAction: BenchResults['pokerAction']): Ta
           `p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms over ${figures.actions} actions (${figures.perSec}/s), ${figures.failed} failed; ` +
           `p99 by what the action did: passed the turn ${figures.byOutcome.passedTurn.p99Ms} ms, closed a betting round ${figures.byOutcome.closedRound.p99Ms} ms, ended the hand ${figures.byOutcome.endedHand.p99Ms} ms` +
           commitsDetail(figures) +
-          chainDetail(figures),
+          chainDetail(figures) +
+          cpuDetail(figures),
       },
     ];
   });
